@@ -1,0 +1,58 @@
+# Kernel markers for Linux 6.1: build, boot, demo and test.
+#   make demo    everything, then the guided demo
+#   make check   everything, then every test; ends "N passed, N failed"
+# Both start with 'make deps', so they work on a fresh Debian 12 machine.
+# Big artifacts (build root, kernel tree, guest image, ccache) are cached
+# outside the checkout under keys of their inputs (see guest-image/lib.sh);
+# build/ holds links to the current ones.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
+	xz-utils gcc make libelf-dev shellcheck cppcheck git patch util-linux
+
+.PHONY: help deps root kernel image demo check shell clean distclean
+
+help:
+	@echo 'make demo     build everything (first time ~25 min), boot the guest, show the markers'
+	@echo 'make check    build everything, run every test (host and guest)'
+	@echo 'make shell    an interactive root shell in the guest'
+	@echo 'make deps | root | kernel | image     the individual set-up steps'
+	@echo 'make clean    remove build/ (the caches in $${KM_CACHE:-/var/cache/kernel-markers} stay)'
+
+# Host packages: installed only when one is missing.
+deps:
+	@missing=$$(for p in $(HOST_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "==> installing host packages:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: host packages present"; fi
+
+build:
+	@mkdir -p build
+
+root: deps | build
+	@ln -sfn "$$(guest-image/mkroot)" build/root
+
+kernel: root
+	@ln -sfn "$$(kernel/build)" build/linux
+
+image: kernel
+	@ln -sfn "$$(guest-image/mkimage)" build/guest.img
+
+demo: image
+	@guest-image/demo
+
+check: image
+	@tests/run
+
+shell: image
+	@guest-image/vm shell
+
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf "$${KM_CACHE:-/var/cache/kernel-markers}"

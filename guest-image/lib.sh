@@ -1,0 +1,103 @@
+# Shared by the build and guest scripts: where things live and how they are keyed.
+# shellcheck shell=bash
+
+# The checkout this script belongs to.
+project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Caches live outside the checkout so a fresh clone reuses them; every entry is
+# named by a hash of what it is built from, so a changed input makes a new one.
+cache_dir=${KM_CACHE:-/var/cache/kernel-markers}
+
+# The kernel source comes from this Debian package.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+kernel_source_package=linux-source-6.1
+# shellcheck disable=SC2034
+kernel_source_tarball=/usr/src/linux-source-6.1.tar.xz
+
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+step() { printf '==> %s\n' "$*" >&2; }
+
+hash16() { sha256sum | cut -c1-16; }
+
+root_key() {
+	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" | hash16
+}
+
+root_dir() { printf '%s/root-%s\n' "$cache_dir" "$(root_key)"; }
+
+kernel_key() {
+	local series=$project_dir/kernel/patches/series
+	{
+		dpkg-query -W -f='${Package} ${Version}\n' "$kernel_source_package"
+		# The toolchain in the build root, not the whole root: adding a
+		# tool to the root must not rebuild the kernel.
+		dpkg-query --admindir="$(root_dir)/var/lib/dpkg" -W \
+			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
+		cat "$project_dir/kernel/build" "$series"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
+			while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
+		cat "$project_dir"/kernel/config/*.config
+	} | hash16
+}
+
+kernel_dir() { printf '%s/kernel-%s\n' "$cache_dir" "$(kernel_key)"; }
+
+# Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
+# so the cache does not grow without bound as keys change.
+prune_cache() {
+	local pattern=$1 keep=$2
+	# shellcheck disable=SC2012,SC2086 # the pattern is a glob on purpose; names are hex keys
+	ls -1dt "$cache_dir"/$pattern 2>/dev/null | tail -n +"$((keep + 1))" |
+		while read -r old; do
+			say "pruning old cache entry $old"
+			rm -rf "$old"
+		done
+}
+
+# Run a command in the build root: chroot with proc, dev and a private /tmp,
+# plus each PATH given before "--" bind-mounted at the same path. It all
+# happens in a private mount namespace, so every mount disappears with the
+# command, also when it fails or is interrupted.
+#   in_build_root [PATH...] -- CMD...
+in_build_root() {
+	local root
+	root=$(root_dir)
+	[ -e "$root/.built" ] || die "the build root is missing ($root); run 'make root'"
+	# shellcheck disable=SC2016 # the inner script expands its own arguments
+	unshare --mount --propagation private -- bash -c '
+		set -eu
+		root=$1; shift
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		mount -t tmpfs tmpfs "$root/tmp"
+		while [ "$1" != -- ]; do
+			mkdir -p "$root$1"
+			mount --bind "$1" "$root$1"
+			shift
+		done
+		shift
+		exec chroot "$root" /usr/bin/env -i \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+			/bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$PWD" "$@"
+	' in_build_root "$root" "$@"
+}
+
+# Apply kernel/patches/series to the tree in $1, stopping at the first patch
+# that does not apply, named.
+apply_series() {
+	local tree=$1 series=$project_dir/kernel/patches/series patch n=0
+	[ -f "$series" ] || die "missing $series"
+	while read -r patch; do
+		n=$((n + 1))
+		[ -f "$project_dir/kernel/patches/$patch" ] || die "series lists $patch, which does not exist"
+		if ! patch -d "$tree" -p1 -s -N --batch --no-backup-if-mismatch \
+			<"$project_dir/kernel/patches/$patch" >"$tree/.patch.log" 2>&1; then
+			cat "$tree/.patch.log" >&2
+			die "patch $n ($patch) does not apply"
+		fi
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
+	rm -f "$tree/.patch.log"
+	say "applied $n patch(es) from kernel/patches/series"
+}
