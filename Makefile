@@ -10,7 +10,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
-	xz-utils gcc make libelf-dev shellcheck cppcheck git patch util-linux
+	xz-utils gcc make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux
 
 .PHONY: help deps root kernel image demo check shell clean distclean
 

@@ -1,0 +1,24 @@
+#!/bin/bash
+# tools/markers-elf: builds warning-free and lint clean, passes its unit
+# tests (plain and under ASan/UBSan), and survives a short fuzz run.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+tool=tools/markers-elf
+check "markers-elf builds with -Wall -Wextra -Werror" make -s -C "$tool" markers-elf
+check "markers-elf is cppcheck and shellcheck clean" make -s -C "$tool" lint
+# The unit tests print their own TAP lines, counted one by one.
+"$tool/tests/run-tests.sh" "$tool/markers-elf" | grep -E '^(not )?ok ' || true
+if make -s -C "$tool" test-asan >"$scratch/asan.log" 2>&1; then
+	ok "unit tests pass under ASan/UBSan with leak checks"
+else
+	not_ok "unit tests pass under ASan/UBSan with leak checks"
+	tail -n 30 "$scratch/asan.log"
+fi
+if make -s -C "$tool" fuzz FUZZ_TIME=20 >"$scratch/fuzz.log" 2>&1; then
+	ok "a 20 s fuzz run finds no crash, hang or leak"
+else
+	not_ok "a 20 s fuzz run finds no crash, hang or leak"
+fi
+tail -n 3 "$scratch/fuzz.log"
+finish

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * markers-elf fuzz target: feeds arbitrary bytes through the same parsing
+ * code as the tool (raw pre-check, elf_memory, markers_scan_elf, module
+ * name selection) and through the Module.markers merge code.
+ *
+ * Works with libFuzzer (clang -fsanitize=fuzzer) and with the standalone
+ * gcc driver in fuzz_driver.c.
+ */
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markers.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Coarse outcome of the last input (which stage failed and the error
+ * message with digits removed, or the marker count bucket), for the
+ * standalone driver's corpus feedback.  Unused under libFuzzer.
+ */
+uint32_t markers_fuzz_feature;
+
+/* Hash the words of a message, skipping numbers and quoted names. */
+static uint32_t feature(uint32_t h, const char *s)
+{
+	int quoted = 0;
+
+	for (; *s; s++) {
+		if (*s == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (quoted)
+			continue;
+		if (*s >= '0' && *s <= '9') {
+			while ((s[1] >= '0' && s[1] <= '9') ||
+			       (s[1] >= 'a' && s[1] <= 'z'))
+				s++;
+			continue;
+		}
+		h = (h ^ (unsigned char)*s) * 16777619U;
+	}
+	return h;
+}
+
+static void exercise_merge(const uint8_t *old, size_t oldlen,
+			   const char *module, const struct marker_set *set)
+{
+	static const char *const fixed[] = { "acme_xa", "vmlinux", "" };
+	struct strbuf add = { 0 }, out = { 0 };
+	size_t removed;
+
+	if (set && markers_format_lines(&add, module, set) == 0) {
+		const char *mods[3] = { fixed[0], fixed[1], module };
+
+		(void)markers_merge_text((const char *)old, oldlen, mods, 3,
+					 &add, &out, &removed);
+	} else {
+		(void)markers_merge_text((const char *)old, oldlen, fixed, 2,
+					 &add, &out, &removed);
+	}
+	sb_free(&add);
+	sb_free(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int initialized;
+	struct markers_file mf;
+	struct markers_err err = { "" };
+	struct markers_src src;
+	uint32_t h = 2166136261U;
+	unsigned char *buf;
+	char *module;
+	int merged = 0;
+	Elf *elf;
+
+	if (!initialized) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			abort();
+		initialized = 1;
+	}
+	/* libelf may write into an elf_memory image: give it a copy. */
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	if (size)
+		memcpy(buf, data, size);
+	src.read = markers_mem_read;
+	src.ctx = buf;
+	src.size = size;
+	if (markers_precheck(&src, &err)) {
+		h = feature(h * 3 + 1, err.msg);
+		goto out;
+	}
+	elf = elf_memory((char *)buf, size);
+	if (!elf) {
+		h = feature(h * 3 + 2, elf_errmsg(-1));
+		goto out;
+	}
+	if (markers_scan_elf(elf, size, 1, &mf, &err)) {
+		h = feature(h * 3 + 3, err.msg);
+	} else {
+		module = markers_module_name(&mf, "fuzz-input.ko", NULL, &err);
+		if (module) {
+			size_t n = mf.set.n, bucket = 0;
+
+			while (n && bucket < 8) {
+				n >>= 2;
+				bucket++;
+			}
+			h = (h * 3 + 4) ^ (uint32_t)(bucket << 8) ^
+			    (uint32_t)mf.nsections ^ (mf.modinfo_name ? 16 : 0);
+			exercise_merge(data, size, module, &mf.set);
+			merged = 1;
+			free(module);
+		} else {
+			h = feature(h * 3 + 5, err.msg);
+		}
+		markers_file_free(&mf);
+	}
+	elf_end(elf);
+out:
+	if (!merged)	/* treat the input as an old Module.markers */
+		exercise_merge(data, size, "", NULL);
+	markers_fuzz_feature = h;
+	free(buf);
+	return 0;
+}
