@@ -21,7 +21,8 @@ step() { printf '==> %s\n' "$*" >&2; }
 hash16() { sha256sum | cut -c1-16; }
 
 root_key() {
-	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" | hash16
+	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
+		"$project_dir/guest-image/stap-wrapper" | hash16
 }
 
 root_dir() { printf '%s/root-%s\n' "$cache_dir" "$(root_key)"; }
@@ -100,4 +101,52 @@ apply_series() {
 	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 	rm -f "$tree/.patch.log"
 	say "applied $n patch(es) from kernel/patches/series"
+}
+
+# Run make (or another command, with "--cmd") in kernel tree $1 in the build
+# root, with ccache. ccache keys on paths relative to the tree's parent, so
+# trees under other keys share its entries.
+#   kernel_make TREE [MAKE-ARGS...]    kernel_make TREE --cmd CMD...
+kernel_make() {
+	local tree=$1 kdir
+	shift
+	kdir=$(dirname "$tree")
+	mkdir -p "$cache_dir/ccache"
+	if [ "${1:-}" = --cmd ]; then shift; else set -- make "$@"; fi
+	in_build_root "$kdir" "$cache_dir/ccache" "$project_dir" -- \
+		env -C "$tree" PATH=/usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin \
+		CCACHE_DIR="$cache_dir/ccache" CCACHE_BASEDIR="$kdir" CCACHE_NOHASHDIR=true \
+		CCACHE_MAXSIZE=5G KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=markers-build \
+		"$@"
+}
+
+# Configure kernel tree $1: x86_64_defconfig + kvm_guest.config +
+# kernel/config/*.config, then check that every option the fragments ask
+# for stuck (merge_config.sh only warns when one does not: a missing
+# dependency or a typo; for us that is an error).
+configure_kernel() {
+	local tree=$1 line opt missing=0
+	kernel_make "$tree" -s x86_64_defconfig
+	kernel_make "$tree" --cmd scripts/kconfig/merge_config.sh -m .config \
+		kernel/configs/kvm_guest.config "$project_dir"/kernel/config/*.config >"$tree/.merge_config.log"
+	kernel_make "$tree" -s olddefconfig
+	while read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$tree/.config" || {
+				say "requested $line, got: $(grep "^${line%%=*}=" "$tree/.config" || echo "not set")"
+				missing=1
+			}
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			if grep -q "^$opt=" "$tree/.config"; then
+				say "requested $opt off, got: $(grep "^$opt=" "$tree/.config")"
+				missing=1
+			fi
+			;;
+		esac
+	done < <(cat "$project_dir"/kernel/config/*.config)
+	[ "$missing" = 0 ] || die "some requested config options did not stick (see above)"
 }
