@@ -46,6 +46,7 @@ demo: image
 	@guest-image/demo
 
 check: image
+	@tests/modules/build
 	@tests/run
 
 shell: image

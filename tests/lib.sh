@@ -28,3 +28,6 @@ finish() { exit $((tap_failures > 100 ? 100 : tap_failures)); }
 # The scratch directory of a test, removed at exit.
 scratch=$(mktemp -d /tmp/markers-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
+
+# lacks PATTERN FILE: FILE has no line matching PATTERN (binary files too).
+lacks() { ! grep -a -q -e "$1" "$2"; }

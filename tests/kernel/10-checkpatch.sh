@@ -1,0 +1,27 @@
+#!/bin/bash
+# Every patch of the series is checkpatch --strict clean: no errors, no
+# warnings, and a CHECK only where the patch's changelog justifies it
+# (says "checkpatch" and why).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+checkpatch=$kbuild/scripts/checkpatch.pl
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series)
+[ "${#patches[@]}" -gt 0 ] || { not_ok "the series lists patches"; finish; }
+for patch in "${patches[@]}"; do
+	file=kernel/patches/$patch
+	# From the scratch directory: checkpatch leaves a CamelCase cache in a git checkout.
+	report=$(cd "$scratch" && "$checkpatch" --strict --no-tree --no-summary --terse "$project_dir/$file" || true)
+	errors=$(grep -c ': ERROR:' <<<"$report" || true)
+	warnings=$(grep -c ': WARNING:' <<<"$report" || true)
+	checks=$(grep -c ': CHECK:' <<<"$report" || true)
+	justified=yes
+	if [ "$checks" -gt 0 ] && ! sed -n '1,/^---$/p' "$file" | grep -qi 'checkpatch'; then
+		justified=no
+	fi
+	[ -z "$report" ] || printf '%s\n' "$report"
+	check "$patch: $errors errors, $warnings warnings, $checks checks (justified in changelog: $justified)" \
+		[ "$errors/$warnings/$justified" = 0/0/yes ]
+	check "$patch: Signed-off-by the project" grep -q '^Signed-off-by: Kernel Markers Project <markers@project.invalid>$' "$file"
+done
+finish
