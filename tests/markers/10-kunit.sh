@@ -7,7 +7,7 @@
 "$vm" run --append kunit.filter_glob=markers -- dmesg >"$scratch/dmesg" || true
 # KTAP lines, without dmesg's time stamps.
 sed -n 's/^\[ *[0-9.]*\] //p' "$scratch/dmesg" | sed -n '/# Subtest: markers$/,/^ok [0-9]* markers$\|^not ok [0-9]* markers$/p' >"$scratch/ktap"
-cat "$scratch/ktap"
+sed "s/^/# /" "$scratch/ktap"
 cases=0
 while read -r result _ name; do
 	cases=$((cases + 1))

@@ -13,26 +13,7 @@
 
 #include "markers_test_values.h"
 
-static int fire_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int times;
-	int ret = kstrtouint(val, 0, &times);
-
-	if (ret)
-		return ret;
-	if (times > MT_FIRE_MAX)
-		return -ERANGE;
-	while (times--) {
-		trace_mark(test_gpl_args, MT_FORMAT,
-			   MT_U, MT_D, MT_LLU, MT_X, MT_S, MT_C, MT_P);
-		trace_mark(test_gpl_noargs, MARK_NOARGS);
-	}
-	return 0;
-}
-
-static const struct kernel_param_ops fire_ops = { .set = fire_set };
-module_param_cb(fire, &fire_ops, NULL, 0200);
-MODULE_PARM_DESC(fire, "fire every marker of this module N times");
+MT_DEFINE_FIRE_PARAM(test_gpl_args, test_gpl_noargs);
 
 static void noop_probe(void *probe_private, void *call_private,
 		       const char *fmt, va_list *args)

@@ -18,4 +18,30 @@
 /* Most firings one write to the "fire" parameter may ask for */
 #define MT_FIRE_MAX	1000000U
 
+/*
+ * The module parameter "fire": writing N fires the markers @args_marker
+ * (MT_FORMAT, the values above) and @noargs_marker (MARK_NOARGS) N times.
+ * Both test modules use it, each with its own marker names.
+ */
+#define MT_DEFINE_FIRE_PARAM(args_marker, noargs_marker)			\
+static int fire_set(const char *val, const struct kernel_param *kp)		\
+{										\
+	unsigned int times;							\
+	int ret = kstrtouint(val, 0, &times);					\
+										\
+	if (ret)								\
+		return ret;							\
+	if (times > MT_FIRE_MAX)						\
+		return -ERANGE;							\
+	while (times--) {							\
+		trace_mark(args_marker, MT_FORMAT,				\
+			   MT_U, MT_D, MT_LLU, MT_X, MT_S, MT_C, MT_P);		\
+		trace_mark(noargs_marker, MARK_NOARGS);				\
+	}									\
+	return 0;								\
+}										\
+static const struct kernel_param_ops fire_ops = { .set = fire_set };		\
+module_param_cb(fire, &fire_ops, NULL, 0200);					\
+MODULE_PARM_DESC(fire, "fire every marker of this module N times")
+
 #endif
