@@ -11,7 +11,7 @@ mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/se
 for patch in "${patches[@]}"; do
 	file=kernel/patches/$patch
 	# From the scratch directory: checkpatch leaves a CamelCase cache in a git checkout.
-	report=$(cd "$scratch" && "$checkpatch" --strict --no-tree --no-summary --terse "$project_dir/$file" || true)
+	report=$(cd "$scratch" || exit 1; "$checkpatch" --strict --no-tree --no-summary --terse "$project_dir/$file" || true)
 	errors=$(grep -c ': ERROR:' <<<"$report" || true)
 	warnings=$(grep -c ': WARNING:' <<<"$report" || true)
 	checks=$(grep -c ': CHECK:' <<<"$report" || true)
