@@ -1,5 +1,5 @@
 #!/bin/bash
-# Markers in modules, in the guest: a GPL and a proprietary test module load
+# Markers in modules: the build's Module.markers lists; in the guest, a GPL and a proprietary test module load
 # and list their markers; the proprietary one needs no GPL-only symbol; its
 # force-loaded variant is blocked (forced); under markers.proprietary=deny it
 # is blocked (policy) until the switch flips at run time.
@@ -10,6 +10,13 @@ mods=$project_dir/build/test-modules
 [ -e "$mods/markers_prop_forced.ko" ] || die "no test modules; run tests/modules/build"
 tab=$(printf '\t')
 fmt='u %u d %d llu %llu x %x s %s c %c p %p'
+
+# What SystemTap reads: the kernel build's and the external build's lists.
+check "the kernel build wrote Module.markers with vmlinux's markers" \
+	grep -qxF "module_load${tab}vmlinux${tab}name %s taints %#lx" "$kbuild/Module.markers"
+check "the external module build (M=) wrote its own Module.markers" \
+	grep -qxF "test_gpl_args${tab}markers_gpl${tab}${fmt}" "$mods/Module.markers"
+check "... with MARK_NOARGS as an empty format" grep -qxF "test_prop_noargs${tab}markers_prop${tab}" "$mods/Module.markers"
 
 # shellcheck disable=SC2016 # expanded by the guest's shell
 "$vm" run --share "$mods" -- bash -c '
