@@ -10,15 +10,15 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
-	xz-utils gcc make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux
+	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux
 
-.PHONY: help deps root kernel image demo check shell clean distclean
+.PHONY: help deps root kernel vendor image demo check shell clean distclean
 
 help:
 	@echo 'make demo     build everything (first time ~25 min), boot the guest, show the markers'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make shell    an interactive root shell in the guest'
-	@echo 'make deps | root | kernel | image     the individual set-up steps'
+	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
 	@echo 'make clean    remove build/ (the caches in $${KM_CACHE:-/var/cache/kernel-markers} stay)'
 
 # Host packages: installed only when one is missing.
@@ -39,7 +39,15 @@ root: deps | build
 kernel: root
 	@ln -sfn "$$(kernel/build)" build/linux
 
-image: kernel
+# The Acme vendor drop (vendor-module/drop), built against our kernel; its
+# markers go into the tree's Module.markers from the stripped binary, as a
+# customer would do it, so stap -r build/linux knows them.
+vendor: kernel
+	@$(MAKE) -s -C vendor-module
+	@$(MAKE) -s -C tools/markers-elf markers-elf
+	@tools/markers-elf/markers-elf --merge build/linux vendor-module/drop/acme_xa.ko
+
+image: vendor
 	@ln -sfn "$$(guest-image/mkimage)" build/guest.img
 
 demo: image
@@ -54,6 +62,7 @@ shell: image
 
 clean:
 	rm -rf build
+	$(MAKE) -s -C vendor-module clean
 
 distclean: clean
 	rm -rf "$${KM_CACHE:-/var/cache/kernel-markers}"

@@ -9,6 +9,12 @@ kbuild=$(readlink -f build/linux)
 # shellcheck disable=SC2034
 release=$(cat "$kbuild/include/config/kernel.release" 2>/dev/null || echo unknown)
 
+# die MESSAGE: stop the test script, reporting why.
+die() {
+	echo "not ok - $*"
+	exit 1
+}
+
 tap_failures=0
 # ok DESCRIPTION / not_ok DESCRIPTION: one TAP line each.
 ok() { echo "ok - $*"; }
