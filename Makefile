@@ -15,7 +15,7 @@ HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 .PHONY: help deps root kernel vendor image demo check shell clean distclean
 
 help:
-	@echo 'make demo     build everything (first time ~25 min), boot the guest, show the markers'
+	@echo 'make demo     build everything (first time ~25 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
