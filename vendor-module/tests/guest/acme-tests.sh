@@ -318,18 +318,25 @@ insmod "$KO" error_rate=1000 max_retries=0 reset_after_failures=1 cmd_timeout_ms
 [ $rc = 1 ] && grep -q 'Input/output error' "$TMP/err" && ok "SUBMIT on a failed device: EIO" || not_ok "SUBMIT on a failed device: exit $rc $(cat "$TMP/err")"
 "$CTL" reset >"$TMP/out" && [ "$(kv fw_state "$TMP/out")" = ready ] && ok "acmectl reset recovers it: ready" || not_ok "reset from failed: $(cat "$TMP/out")"
 unload
-rmmod acme_probe
 
 # --- the markers policy (for a proprietary module) ----------------------
+# acme_probe stays loaded: its probes wait on every acme marker
 insmod "$KO"
 if grep -q '^acme_xa .*(P' /proc/modules; then
 	echo deny >/sys/kernel/debug/markers/proprietary
-	b=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t0\tpolicy$' /sys/kernel/debug/markers/list)
+	b=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tpolicy$' /sys/kernel/debug/markers/list)
+	clear_log
+	"$CTL" run --count 100 >/dev/null
+	denied=$(grep -c '^acme_' "$LOG")
 	echo allow >/sys/kernel/debug/markers/proprietary
-	a=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\toff\t0$' /sys/kernel/debug/markers/list)
+	a=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\ton\t1$' /sys/kernel/debug/markers/list)
 	[ "$b" = 12 ] && [ "$a" = 12 ] && ok "markers.proprietary=deny blocks the 12 markers (policy), allow connects them again" ||
-		not_ok "policy: $b blocked, $a off"
-	"$CTL" run --count 100 >/dev/null && ok "a run after the policy switches" || not_ok "run after policy switches"
+		not_ok "policy: $b blocked, $a on"
+	[ "$denied" = 0 ] && ok "under deny, 100 commands fire no marker" || not_ok "under deny, $denied marker hits"
+	clear_log
+	"$CTL" run --count 100 >/dev/null
+	[ "$(grep -c '^acme_cmd_submit ' "$LOG")" = 100 ] && ok "after allow, 100 commands fire 100 acme_cmd_submit" ||
+		not_ok "after allow: $(grep -c '^acme_cmd_submit ' "$LOG") acme_cmd_submit hits"
 fi
 unload
 
@@ -345,9 +352,12 @@ if [ "$FORCED" = 1 ]; then
 	mflags=$(sed -n 's/^acme_xa .*(\([A-Z]*\))$/\1/p' /proc/modules)
 	[ $((taint & 2)) = 2 ] && [ "$(echo "$mflags" | grep -o '[POF]' | sort | tr -d '\n')" = FOP ] &&
 		ok "tainted $taint (F), the module's taints ($mflags)" || not_ok "forced: tainted $taint; $(grep acme_xa /proc/modules)"
-	blocked=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t0\tforced$' /sys/kernel/debug/markers/list)
-	[ "$blocked" = 12 ] && ok "its 12 markers listed blocked (forced)" || not_ok "$blocked markers blocked forced"
+	blocked=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tforced$' /sys/kernel/debug/markers/list)
+	[ "$blocked" = 12 ] && ok "its 12 markers listed blocked (forced), a probe waiting on each" || not_ok "$blocked markers blocked forced"
+	clear_log
 	check "acmectl run on the forced module" "$CTL" run --count 200 --threads 2
+	hits=$(grep -c '^acme_' "$LOG")
+	[ "$hits" = 0 ] && ok "nothing fires from the forced module (200 commands, 0 marker hits)" || not_ok "forced module: $hits marker hits"
 	check "rmmod the forced module" rmmod acme_xa
 fi
 
@@ -357,6 +367,8 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak)
 	[ "$leaks" = 0 ] && ok "kmemleak: no leak" || { not_ok "kmemleak: $leaks leaks"; head -n 40 /sys/kernel/debug/kmemleak | sed 's/^/#   /'; }
 fi
+
+check "the probes unregister: rmmod acme_probe" rmmod acme_probe
 
 # lockdep, where the kernel has it: still on (a report turns it off)
 if [ -r /proc/lockdep_stats ]; then
