@@ -57,8 +57,10 @@ check: image
 	@tests/modules/build
 	@tests/run
 
+# The SystemTap scripts are at /mnt/host in the guest; the tapsets and the
+# vendor drop are installed there.
 shell: image
-	@guest-image/vm shell
+	@guest-image/vm shell --share stap-scripts
 
 clean:
 	rm -rf build
