@@ -394,12 +394,12 @@ static int scan_markers(const unsigned char *p, size_t n, size_t idx,
 			       off);
 			return -1;
 		}
-		if (nlen > MARKERS_MAX_LEN) {
+		if (nlen > MARKERS_NAME_MAX) {
 			seterr(err, MARKERS_SECTION " (section %zu): record %zu "
 			       "at offset 0x%zx: marker name \"%s\" too long "
 			       "(%zu bytes, limit %d)", idx, rec, off,
 			       quote(q, sizeof(q), name, nlen), nlen,
-			       MARKERS_MAX_LEN);
+			       MARKERS_NAME_MAX);
 			return -1;
 		}
 		if (!is_ident(name, nlen)) {

@@ -15,7 +15,9 @@
 #include <libelf.h>
 
 #define MARKERS_SECTION		"__markers_strings"
-#define MARKERS_MAX_LEN		1024	/* max bytes in a name or a format */
+#define MARKERS_MAX_LEN		1024	/* max bytes in a format */
+/* max bytes in a name: MARKER_NAME_MAX - 1, as the kernel and modpost take */
+#define MARKERS_NAME_MAX	63
 #define MARKERS_MODNAME_MAX	255	/* max bytes in a module name */
 #define MARKERS_ERRLEN		512
 

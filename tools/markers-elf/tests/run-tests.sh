@@ -231,10 +231,11 @@ check "100000 markers plus duplicates: all unique lines, in order" \
 	"$(sed -n '1p;100000p' "$T/out" | tr '\t\n' '|;')" = \
 	"ev_0|big|arg %d;ev_99999|big|arg %d;"
 long=$(printf '%1024s' '' | tr ' ' a)
-elftool gen "$W/limit.o" "__markers_strings=$long\\0${long//a/%}\\0"
+name63=$(printf '%63s' '' | tr ' ' a)
+elftool gen "$W/limit.o" "__markers_strings=$name63\\0${long//a/%}\\0"
 run "$bin" "$W/limit.o"
-check "name and format of exactly 1024 bytes are accepted" \
-	test "$rc" -eq 0 -a "$(wc -c <"$T/out")" -eq $((1024 + 1 + 5 + 1 + 1024 + 1))
+check "a name of 63 bytes and a format of 1024 bytes are accepted" \
+	test "$rc" -eq 0 -a "$(wc -c <"$T/out")" -eq $((63 + 1 + 5 + 1 + 1024 + 1))
 
 # ---- corrupt input ----------------------------------------------------
 printf 'hello\n' >"$W/text.o"
@@ -369,9 +370,9 @@ elftool gen "$W/binname.o" '__markers_strings=a\xff\x01"b\0\0'
 expect_err "binary name is escaped in the message" "$W/binname.o" \
 	'marker name "a\\xff\\x01\\x22b" is not a C identifier$' \
 	"$bin" "$W/binname.o"
-elftool gen "$W/longname.o" "__markers_strings=a${long}\\0\\0"
-expect_err "name too long" "$W/longname.o" \
-	'marker name "a{48}\.\.\." too long \(1025 bytes, limit 1024\)$' \
+elftool gen "$W/longname.o" "__markers_strings=a${name63}\\0\\0"
+expect_err "name of 64 bytes (MARKER_NAME_MAX) too long" "$W/longname.o" \
+	'marker name "a{48}\.\.\." too long \(64 bytes, limit 63\)$' \
 	"$bin" "$W/longname.o"
 elftool gen "$W/longfmt.o" "__markers_strings=ev\\0${long}b\\0"
 expect_err "format too long" "$W/longfmt.o" \
