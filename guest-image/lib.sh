@@ -36,6 +36,8 @@ kernel_key() {
 		dpkg-query --admindir="$(root_dir)/var/lib/dpkg" -W \
 			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
 		cat "$project_dir/kernel/build" "$series"
+		# How the tree is made and built
+		declare -f apply_series configure_kernel kernel_make kernel_build_timestamp
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
 			while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
 		cat "$project_dir"/kernel/config/*.config
@@ -103,6 +105,14 @@ apply_series() {
 	say "applied $n patch(es) from kernel/patches/series"
 }
 
+# The date the kernel says it was built (uname -v): the date of the source
+# package, not of the build. With the build number fixed (#1; kbuild
+# counts up at every relink otherwise), the same inputs give the same
+# kernel, and a later make in the tree (bindeb-pkg) relinks nothing.
+kernel_build_timestamp() {
+	LC_ALL=C date -u -d "@$(stat -c %Y "$kernel_source_tarball")"
+}
+
 # Run make (or another command, with "--cmd") in kernel tree $1 in the build
 # root, with ccache. ccache keys on paths relative to the tree's parent, so
 # trees under other keys share its entries.
@@ -117,6 +127,7 @@ kernel_make() {
 		env -C "$tree" PATH=/usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin \
 		CCACHE_DIR="$cache_dir/ccache" CCACHE_BASEDIR="$kdir" CCACHE_NOHASHDIR=true \
 		CCACHE_MAXSIZE=5G KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=markers-build \
+		KBUILD_BUILD_TIMESTAMP="$(kernel_build_timestamp)" KBUILD_BUILD_VERSION=1 \
 		"$@"
 }
 
