@@ -2,7 +2,10 @@
 # Markers in modules: the build's Module.markers lists; in the guest, a GPL and a proprietary test module load
 # and list their markers; the proprietary one needs no GPL-only symbol; its
 # force-loaded variant is blocked (forced); under markers.proprietary=deny it
-# is blocked (policy) until the switch flips at run time.
+# is blocked (policy) until the switch flips at run time. Markers whose
+# names are also macros are recorded as written; one bad site costs only
+# itself; a module built for another struct marker (markers_abi) loads with
+# its markers blocked (layout).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -17,6 +20,17 @@ check "the kernel build wrote Module.markers with vmlinux's markers" \
 check "the external module build (M=) wrote its own Module.markers" \
 	grep -qxF "test_gpl_args${tab}markers_gpl${tab}${fmt}" "$mods/Module.markers"
 check "... with MARK_NOARGS as an empty format" grep -qxF "test_prop_noargs${tab}markers_prop${tab}" "$mods/Module.markers"
+check "a marker named like a predefined macro (linux) is recorded as written" \
+	grep -qxF "linux${tab}markers_gpl${tab}linux %d" "$mods/Module.markers"
+check "a marker named like a #define is recorded as written" \
+	grep -qxF "test_gpl_macro_name${tab}markers_gpl${tab}macro %u" "$mods/Module.markers"
+check "a site outside __markers_strings does not reach Module.markers" lacks test_bad_outside "$mods/Module.markers"
+# The sites call marker_probe_cb() directly: a non-GPL export, no code
+# pointer in the module's data.
+nm "$mods/markers_prop.ko" >"$scratch/nm-prop"
+check "the proprietary module calls marker_probe_cb() directly" grep -qE '^ +U marker_probe_cb$' "$scratch/nm-prop"
+abi=$(objcopy -O binary --only-section=.modinfo "$mods/markers_gpl.ko" /dev/stdout | tr '\0' '\n' | sed -n 's/^markers_abi=//p')
+check "modpost records the marker layout in the module (markers_abi=$abi)" [ "$abi" = "2 64 jump_label" ]
 
 # shellcheck disable=SC2016 # expanded by the guest's shell
 "$vm" run --share "$mods" -- bash -c '
@@ -26,8 +40,29 @@ check "... with MARK_NOARGS as an empty format" grep -qxF "test_prop_noargs${tab
 	insmod markers_prop.ko
 	echo "tainted=$(cat /proc/sys/kernel/tainted)"
 	cat /sys/kernel/debug/markers/list
-	echo "policy=$(cat /sys/kernel/debug/markers/proprietary)"
+	echo "policy=$(cat /sys/module/markers/parameters/proprietary)"
+	echo test_gpl_expanded > /sys/module/markers_gpl/parameters/attach_b
+	echo linux > /sys/module/markers_gpl/parameters/attach
+	echo 3 > /sys/module/markers_gpl/parameters/fire_macro_names
+	echo "linux-hits=$(cat /sys/module/markers_gpl/parameters/hits) expanded-hits=$(cat /sys/module/markers_gpl/parameters/hits_b)"
+	echo linux > /sys/module/markers_gpl/parameters/detach
+	echo test_gpl_expanded > /sys/module/markers_gpl/parameters/detach_b
+	echo test_gpl_macro_name > /sys/module/markers_gpl/parameters/attach_b
+	echo 2 > /sys/module/markers_gpl/parameters/fire_macro_names
+	echo "macro-hits=$(cat /sys/module/markers_gpl/parameters/hits_b)"
 	rmmod markers_prop markers_gpl
+	insmod markers_bad.ko
+	grep "	markers_bad	" /sys/kernel/debug/markers/list | sed "s/^/bad-list: /"
+	insmod markers_gpl.ko
+	echo test_bad_good_args > /sys/module/markers_gpl/parameters/attach
+	echo 4 > /sys/module/markers_bad/parameters/fire
+	echo "bad-module-hits=$(cat /sys/module/markers_gpl/parameters/hits)"
+	rmmod markers_gpl markers_bad
+	for v in abi1 noabi; do
+		insmod markers_gpl_$v.ko && echo "$v: loaded, taint $(cat /sys/module/markers_gpl/taint)"
+		grep "	markers_gpl	" /sys/kernel/debug/markers/list | sed "s/^/$v-list: /"
+		rmmod markers_gpl
+	done
 	insmod markers_prop_forced.ko || echo "forced without -f: refused"
 	insmod -f markers_prop_forced.ko && echo "forced with -f: loaded"
 	grep "^test_prop" /sys/kernel/debug/markers/list | sed "s/^/forced-list: /"
@@ -52,18 +87,42 @@ check "the forced variant's markers are listed blocked (forced)" \
 	grep -qxF "forced-list: test_prop_args${tab}markers_prop${tab}${fmt}${tab}blocked${tab}0${tab}forced" "$a"
 check "the decision for the forced module is logged" grep -q 'markers: markers_prop: 2 markers blocked: force-loaded' "$a"
 check "an unloaded module's markers leave the list" grep -qx 'after-unload: 0' "$a"
+check "markers named like macros are listed as written" \
+	grep -qxF "linux${tab}markers_gpl${tab}linux %d${tab}off${tab}0" "$a"
+check "... both of them" grep -qxF "test_gpl_macro_name${tab}markers_gpl${tab}macro %u${tab}off${tab}0" "$a"
+check "a probe on the marker named linux gets its 3 hits; no marker is named after the expansion" \
+	grep -qx 'linux-hits=3 expanded-hits=0' "$a"
+check "a probe on the marker named like a #define gets its 2 hits" grep -qx 'macro-hits=2' "$a"
+check "one bad site is left out, with its reason logged" \
+	grep -q 'markers: markers_bad: marker [0-9]* ignored: name outside __markers_strings' "$a"
+check "... and the module's good markers are listed" \
+	grep -qxF "bad-list: test_bad_good_args${tab}markers_bad${tab}${fmt}${tab}off${tab}0" "$a"
+check "... and connected: 4 hits" grep -qx 'bad-module-hits=4' "$a"
+check "... and the bad site is not listed" lacks '^bad-list: test_bad_outside' "$a"
+for v in abi1 noabi; do
+	check "$v: a module built for another struct marker loads" grep -qx "$v: loaded, taint O" "$a"
+	check "$v: its markers are listed blocked (layout)" \
+		grep -qxF "$v-list: test_gpl_args${tab}markers_gpl${tab}${fmt}${tab}blocked${tab}0${tab}layout" "$a"
+done
+check "the loader says which markers_abi the module has and wants" \
+	grep -q 'markers_gpl: built with markers_abi "1 64 jump_label", this kernel has "2 64 jump_label": its markers stay disconnected' "$a"
+check "... also when the module has none" grep -q 'markers_gpl: built with markers_abi "(none)"' "$a"
+check "the verdict for it is logged" grep -q 'markers: markers_gpl: 4 markers blocked: built for another struct marker' "$a"
 
 # shellcheck disable=SC2016 # expanded by the guest's shell
 "$vm" run --share "$mods" --append markers.proprietary=deny -- bash -c '
 	cd /mnt/host
-	echo "policy=$(cat /sys/kernel/debug/markers/proprietary)"
+	knob=/sys/module/markers/parameters/proprietary
+	echo "policy=$(cat $knob)"
 	insmod markers_prop.ko
 	grep "^test_prop_args" /sys/kernel/debug/markers/list | sed "s/^/deny-list: /"
-	echo allow > /sys/kernel/debug/markers/proprietary
+	echo allow > $knob
 	grep "^test_prop_args" /sys/kernel/debug/markers/list | sed "s/^/allow-list: /"
-	echo bogus > /sys/kernel/debug/markers/proprietary || echo "bogus policy: refused"
-	echo deny > /sys/module/markers/parameters/proprietary
-	echo "via sysfs: $(cat /sys/kernel/debug/markers/proprietary)"
+	echo bogus > $knob || echo "bogus policy: refused"
+	echo "after bogus: $(cat $knob)"
+	echo deny > $knob
+	echo "again: $(cat $knob)"
+	ls /sys/kernel/debug/markers/ | sed "s/^/debugfs: /"
 	dmesg' >"$scratch/deny" 2>&1 || true
 cat "$scratch/deny"
 d=$scratch/deny
@@ -74,5 +133,7 @@ check "the deny decision is logged" grep -q 'markers: markers_prop: 2 markers bl
 check "flipping to allow at run time makes them connectable" \
 	grep -qxF "allow-list: test_prop_args${tab}markers_prop${tab}${fmt}${tab}off${tab}0" "$d"
 check "a bad policy value is refused" grep -q 'bogus policy: refused' "$d"
-check "the policy is also a module parameter" grep -qx 'via sysfs: deny' "$d"
+check "... and changes nothing" grep -qx 'after bogus: allow' "$d"
+check "the parameter switches the policy back" grep -qx 'again: deny' "$d"
+check "the policy has one interface: no debugfs knob" lacks '^debugfs: proprietary' "$d"
 finish

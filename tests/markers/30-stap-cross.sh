@@ -51,8 +51,8 @@ probe end { printf("hits=%d\n", hits) }'
 	echo "== count forced"
 	staprun -c "sh -c \"insmod -f markers_prop_forced.ko; grep ^test_prop_args /sys/kernel/debug/markers/list; echo 5 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
 	echo "== count deny then allow"
-	echo deny > /sys/kernel/debug/markers/proprietary
-	staprun -c "sh -c \"insmod markers_prop.ko; echo 3 > /sys/module/markers_prop/parameters/fire; echo allow > /sys/kernel/debug/markers/proprietary; echo 4 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
+	echo deny > /sys/module/markers/parameters/proprietary
+	staprun -c "sh -c \"insmod markers_prop.ko; echo 3 > /sys/module/markers_prop/parameters/fire; echo allow > /sys/module/markers/parameters/proprietary; echo 4 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
 	echo "== wrong format through the API"
 	insmod markers_gpl.ko
 	echo "wrong %d" > /sys/module/markers_gpl/parameters/register_format

@@ -323,12 +323,12 @@ unload
 # acme_probe stays loaded: its probes wait on every acme marker
 insmod "$KO"
 if grep -q '^acme_xa .*(P' /proc/modules; then
-	echo deny >/sys/kernel/debug/markers/proprietary
+	echo deny >/sys/module/markers/parameters/proprietary
 	b=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tpolicy$' /sys/kernel/debug/markers/list)
 	clear_log
 	"$CTL" run --count 100 >/dev/null
 	denied=$(grep -c '^acme_' "$LOG")
-	echo allow >/sys/kernel/debug/markers/proprietary
+	echo allow >/sys/module/markers/parameters/proprietary
 	a=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\ton\t1$' /sys/kernel/debug/markers/list)
 	[ "$b" = 12 ] && [ "$a" = 12 ] && ok "markers.proprietary=deny blocks the 12 markers (policy), allow connects them again" ||
 		not_ok "policy: $b blocked, $a on"

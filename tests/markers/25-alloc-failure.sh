@@ -1,0 +1,69 @@
+#!/bin/bash
+# Every slab allocation of marker_probe_register() and
+# marker_probe_unregister() failed in turn (fault injection's fail-nth,
+# armed by the GPL test module around the call): a registration that
+# fails with -ENOMEM changes nothing (the listing stays as it was), the
+# next one works, and an unregistration that cannot allocate still takes
+# the probe away.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+mods=$project_dir/build/test-modules
+[ -e "$mods/markers_gpl.ko" ] || die "no test modules; run tests/modules/build"
+
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run --share "$mods" -- bash -c '
+	cd /mnt/host
+	insmod markers_gpl.ko
+	insmod markers_prop.ko
+	F=/sys/kernel/debug/failslab
+	P=/sys/module/markers_gpl/parameters
+	# GFP_KERNEL allocations are what the marker core makes
+	echo N > $F/ignore-gfp-wait
+	echo 0 > $F/verbose
+	list() { grep "^test_prop_args	" /sys/kernel/debug/markers/list | cut -f4,5 | tr "\t" " "; }
+	# $1: parameter, $2: marker, $3: fail the Nth allocation
+	try() {
+		echo "$3" > $P/fail_nth
+		if err=$(echo "$2" 2>&1 > "$P/$1"); then r=ok; else r=${err##*: }; fi
+		echo "$1 nth=$3: $r; listed $(list)"
+	}
+	echo "before: listed $(list)"
+	for n in 1 2 3 4; do try attach test_prop_args $n; done
+	echo 2 > /sys/module/markers_prop/parameters/fire
+	echo "hits after attach: $(cat $P/hits)"
+	for n in 1 2; do try attach_b test_prop_args $n; done
+	echo 3 > /sys/module/markers_prop/parameters/fire
+	echo "hits: $(cat $P/hits) $(cat $P/hits_b)"
+	try detach_b test_prop_args 1
+	echo 4 > /sys/module/markers_prop/parameters/fire
+	echo "hits after detach_b: $(cat $P/hits) $(cat $P/hits_b)"
+	try detach test_prop_args 1
+	echo 5 > /sys/module/markers_prop/parameters/fire
+	echo "hits after detach: $(cat $P/hits) $(cat $P/hits_b)"
+	try attach_b test_prop_args 0
+	echo 1 > /sys/module/markers_prop/parameters/fire
+	echo "hits at the end: $(cat $P/hits) $(cat $P/hits_b)"
+	rmmod markers_gpl markers_prop
+	echo "after unload: $(grep -c test_prop /sys/kernel/debug/markers/list)"' >"$scratch/out" 2>&1 || true
+cat "$scratch/out"
+o=$scratch/out
+check "before: the marker is listed off, no probe" grep -qx 'before: listed off 0' "$o"
+for n in 1 2 3; do
+	check "allocation $n of 3 of a first registration fails: -ENOMEM, nothing changes" \
+		grep -qx "attach nth=$n: Cannot allocate memory; listed off 0" "$o"
+done
+check "with enough memory it registers and connects" grep -qx 'attach nth=4: ok; listed on 1' "$o"
+check "... and counts every hit" grep -qx 'hits after attach: 2' "$o"
+check "a second probe whose array cannot be allocated: -ENOMEM, the first stays" \
+	grep -qx 'attach_b nth=1: Cannot allocate memory; listed on 1' "$o"
+check "... and then registers" grep -qx 'attach_b nth=2: ok; listed on 2' "$o"
+check "both probes count" grep -qx 'hits: 5 3' "$o"
+check "an unregistration that cannot allocate still succeeds" grep -qx 'detach_b nth=1: ok; listed on 1' "$o"
+check "... its probe gets no more hits, the other one does" grep -qx 'hits after detach_b: 9 3' "$o"
+check "the last probe goes without allocating: the marker is off" grep -qx 'detach nth=1: ok; listed off 0' "$o"
+check "... and gets no hits" grep -qx 'hits after detach: 9 3' "$o"
+check "a later registration works" grep -qx 'attach_b nth=0: ok; listed on 1' "$o"
+check "... and counts" grep -qx 'hits at the end: 9 4' "$o"
+check "the modules unload cleanly" grep -qx 'after unload: 0' "$o"
+finish
