@@ -12,13 +12,14 @@ SHELL := /bin/bash
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux
 
-.PHONY: help deps root kernel vendor image demo check shell clean distclean
+.PHONY: help deps root kernel debs vendor image demo check shell clean distclean
 
 help:
 	@echo 'make demo     build everything (first time ~25 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
+	@echo 'make debs     our kernel as Debian packages (linux-image, linux-headers with Module.markers) in build/debs'
 	@echo 'make clean    remove build/ (the caches in $${KM_CACHE:-/var/cache/kernel-markers} stay)'
 
 # Host packages: installed only when one is missing.
@@ -38,6 +39,11 @@ root: deps | build
 
 kernel: root
 	@ln -sfn "$$(kernel/build)" build/linux
+
+# linux-image and linux-headers packages of our kernel (bindeb-pkg); the
+# headers carry the kernel's Module.markers.
+debs: kernel
+	@ln -sfn "$$(kernel/debs)" build/debs
 
 # The Acme vendor drop (vendor-module/drop), built against our kernel; its
 # markers go into the tree's Module.markers from the stripped binary, as a
