@@ -26,9 +26,14 @@ stress() {
 	"$run" --timeout $((seconds + 300)) "$@" -- "$load" >"$scratch/$name.out" 2>"$scratch/$name.err" || status=$?
 	took=$(($(date +%s) - start))
 	grep -h -E "^stress: |$figure|WARNING|ERROR" "$scratch/$name.err" "$scratch/$name.out" | sed "s/^/# $name: /"
-	check "$name under ${seconds} s of 4 threads: exit $status, in $took s" [ "$status" = 0 ]
-	check "$name: no error, no skipped probe" lacks 'ERROR\|WARNING.*skipped\|WARNING: Skipped' "$scratch/$name.out"
-	check "$name: its report counts the load" grep -Eq "$figure" "$scratch/$name.out"
+	runs=$(sed -n 's/^stress: \([0-9]*\) runs of 2000 commands.*/\1/p' "$scratch/$name.err")
+	skipped=$(sed -n 's/.*skipped probes: \([0-9]*\).*/\1/p' "$scratch/$name.out" | tail -n 1)
+	check "$name under ${seconds} s of 4 threads (${runs:-?} runs of 2000 commands): exit $status, in $took s" \
+		[ "$status" = 0 ]
+	check "$name: no error, no skipped probe (skipped: ${skipped:-0})" \
+		lacks 'ERROR\|WARNING.*skipped\|WARNING: Skipped' "$scratch/$name.out"
+	check "$name: its report counts the load: $(grep -E "$figure" "$scratch/$name.out" | tail -n 1 | tr -s ' ' | cut -c1-70)" \
+		grep -Eq "$figure" "$scratch/$name.out"
 }
 
 stress acme-latency '^(read|write|crypt) +[0-9]{4,} ' "$scripts/acme-latency.stp" -G interval=1
