@@ -22,7 +22,7 @@ hash16() { sha256sum | cut -c1-16; }
 
 root_key() {
 	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
-		"$project_dir/guest-image/stap-wrapper" | hash16
+		"$project_dir/guest-image/stap-fix" "$project_dir/guest-image/stap-wrapper" | hash16
 }
 
 root_dir() { printf '%s/root-%s\n' "$cache_dir" "$(root_key)"; }

@@ -74,11 +74,14 @@ o=$scratch/bugreport.out
 first=$scratch/bugreport.first
 sed -n '1,/^=== end of report ===$/p' "$o" >"$first"
 check "bugreport: two reports, the stall's and the one at exit" \
-	eval '[ "$(grep -c "^=== acme bug report v1 ===$" "$o")" = 2 ] && [ "$(grep -c "^=== end of report ===$" "$o")" = 2 ]'
-check "bugreport: triggered by the stall of command 129" grep -Eq '^trigger: fw\.stall id=129 at [0-9]+\.[0-9]{6} s$' "$first"
+	eval '[ "$(grep -c "^=== acme bug report v2 ===$" "$o")" = 2 ] && [ "$(grep -c "^=== end of report ===$" "$o")" = 2 ]'
+check "bugreport: triggered by the stall of command 129, with its CPU" grep -Eq '^trigger: fw\.stall id=129 cpu=[01] at [0-9]+\.[0-9]{6} s$' "$first"
 check "bugreport: kernel release and taint (P+O)" grep -qx "kernel: release $release taint 4097" "$first"
 check "bugreport: module version and srcversion of the drop ($srcversion)" \
-	grep -qx "module: acme_xa version 1.4.2 srcversion $srcversion" "$first"
+	grep -Eqx "module: acme_xa version 1.4.2 srcversion $srcversion text 0xffffffff[0-9a-f]{8}" "$first"
+check "bugreport: the stall's backtrace, with acme_xa frames and their .text offsets" \
+	eval 'sed -n "/^--- backtraces/,/^---/p" "$first" | grep -A1 -E "^fw\.stall id=129 cpu=[01] at [0-9.]+ s$" |
+		grep -Eq "^  acme_[a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[acme_xa\] acme_xa\+0x[0-9a-f]+$"'
 check "bugreport: the driver's parameters" grep -Eq '^parameters: .*stall_after_wraps=2' "$first"
 check "bugreport: the 12 markers with their states" \
 	eval '[ "$(sed -n "s/^markers: //p" "$first" | tr " " "\n" | grep -c "^acme_[a-z_]*=[a-z]*$")" = 12 ]'
@@ -94,10 +97,12 @@ for c in submitted completed errors timeouts retries resets; do
 done
 check "bugreport at exit: the timeline has stalled -> resetting -> ready" \
 	eval 'grep -Eq "stalled -> resetting \(failures\)$" "$last" && grep -Eq "resetting -> ready \(reset_done\)$" "$last"'
+check "bugreport at exit: the last timeout's backtrace, from the driver's watchdog timer" \
+	eval 'sed -n "/^cmd\.timeout id=/,/^---/p" "$last" | grep -Eq "^  acme_wd_timer_fn\+0x[0-9a-f]+/0x[0-9a-f]+ \[acme_xa\] acme_xa\+0x"'
 check "bugreport at exit: a latency histogram" grep -q '^--- latency histogram (ns, successful commands) ---$' "$last"
 
 run_script bugreport-json --params "$stall" "$scripts/acme-bugreport.stp" -G json=1 -- 'acmectl run --count 300 >/dev/null'
-grep '^{"acme_bug_report":1' "$scratch/bugreport-json.out" >"$scratch/reports.jsonl" || true
+grep '^{"acme_bug_report":2' "$scratch/bugreport-json.out" >"$scratch/reports.jsonl" || true
 check "bugreport -G json=1: two JSON reports" eval '[ "$(wc -l <"$scratch/reports.jsonl")" = 2 ]'
 check "bugreport -G json=1: each parses" \
 	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$scratch/reports.jsonl"
