@@ -20,7 +20,9 @@ tree=$bdir/linux
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series)
 n=${#patches[@]}
 
-if [ ! -e "$bdir/.built-$n" ]; then
+# A run that was interrupted goes on where it stopped: .applied-N says
+# patch N is in the tree, .built-N that the tree built after it.
+if [ ! -e "$bdir/.applied-1" ]; then
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	tar -xf "$kernel_source_tarball" -C "$bdir"
@@ -32,9 +34,12 @@ for i in $(seq 1 "$n"); do
 		ok "after patch $i ($patch) the kernel builds (stamped $(date -r "$bdir/.built-$i" '+%F %T'))"
 		continue
 	fi
-	if ! patch -d "$tree" -p1 -s -N --batch <"kernel/patches/$patch"; then
-		not_ok "patch $i ($patch) applies"
-		break
+	if [ ! -e "$bdir/.applied-$i" ]; then
+		if ! patch -d "$tree" -p1 -s -N --batch <"kernel/patches/$patch"; then
+			not_ok "patch $i ($patch) applies"
+			break
+		fi
+		touch "$bdir/.applied-$i"
 	fi
 	# The final config, less the options this state does not know yet.
 	cp "$final_config" "$tree/.config"
