@@ -65,7 +65,7 @@ if [ -e "$bdir/.built-$n" ]; then
 	check "with CONFIG_MARKERS=n, ${objects[*]} compile" kernel_make "$tree" -s "${objects[@]}"
 	mod=$scratch/module
 	mkdir -p "$mod"
-	cp tests/modules/{markers_gpl.c,markers_prop.c,markers_test_values.h,Kbuild} "$mod/"
+	cp tests/modules/*.c tests/modules/*.h tests/modules/Kbuild "$mod/"
 	kernel_make "$tree" -s modules_prepare >/dev/null 2>&1 || true
 	check "with CONFIG_MARKERS=n, modules with trace_mark() compile" \
 		in_build_root "$(dirname "$tree")" "$scratch" -- make -s -C "$tree" M="$mod" KBUILD_MODPOST_WARN=1 modules
