@@ -1,24 +1,32 @@
 #!/bin/bash
-# The KUnit suite "markers", run at boot in the guest; its KTAP result is
-# parsed and every case reported.
+# The KUnit suites "markers" (the marker core) and "markers_events" (the
+# fields of marker trace events), run at boot in the guest; their KTAP
+# results are parsed and every case reported.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-"$vm" run --append kunit.filter_glob=markers -- dmesg >"$scratch/dmesg" || true
+"$vm" run --append 'kunit.filter_glob=markers*' -- dmesg >"$scratch/dmesg" || true
 # KTAP lines, without dmesg's time stamps.
-sed -n 's/^\[ *[0-9.]*\] //p' "$scratch/dmesg" | sed -n '/# Subtest: markers$/,/^ok [0-9]* markers$\|^not ok [0-9]* markers$/p' >"$scratch/ktap"
-sed "s/^/# /" "$scratch/ktap"
-cases=0
-# A skipped case ("ok N name # SKIP why") did not test anything here: it
-# counts as a failure.
-while read -r result _ name; do
-	cases=$((cases + 1))
-	case $result/$name in
-	ok/*'# SKIP'*) not_ok "KUnit markers.$name" ;;
-	ok/*) ok "KUnit markers.$name" ;;
-	*) not_ok "KUnit markers.$name" ;;
-	esac
-done < <(sed -n 's/^    \(ok\|not ok\) \([0-9]*\) \(.*\)$/\1 \2 \3/p' "$scratch/ktap" | sed 's/^not ok/not_ok/')
-check "the suite ran its cases ($cases, at least 20)" [ "$cases" -ge 20 ]
-check "the suite as a whole passed" grep -qx 'ok [0-9]* markers' "$scratch/ktap"
+sed -n 's/^\[ *[0-9.]*\] //p' "$scratch/dmesg" >"$scratch/ktap-all"
+
+# suite NAME MIN: report the cases of suite NAME, at least MIN of them
+suite() {
+	local name=$1 min=$2 cases=0 result name_case
+	sed -n "/# Subtest: $name\$/,/^ok [0-9]* $name\$\|^not ok [0-9]* $name\$/p" "$scratch/ktap-all" >"$scratch/ktap"
+	sed "s/^/# /" "$scratch/ktap"
+	# A skipped case ("ok N name # SKIP why") did not test anything
+	# here: it counts as a failure.
+	while read -r result _ name_case; do
+		cases=$((cases + 1))
+		case $result/$name_case in
+		ok/*'# SKIP'*) not_ok "KUnit $name.$name_case" ;;
+		ok/*) ok "KUnit $name.$name_case" ;;
+		*) not_ok "KUnit $name.$name_case" ;;
+		esac
+	done < <(sed -n 's/^    \(ok\|not ok\) \([0-9]*\) \(.*\)$/\1 \2 \3/p' "$scratch/ktap" | sed 's/^not ok/not_ok/')
+	check "the suite $name ran its cases ($cases, at least $min)" [ "$cases" -ge "$min" ]
+	check "the suite $name as a whole passed" grep -qx "ok [0-9]* $name" "$scratch/ktap"
+}
+suite markers 20
+suite markers_events 4
 finish
