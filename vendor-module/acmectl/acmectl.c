@@ -530,8 +530,9 @@ static int cmd_run(int argc, char **argv)
 	       tot.submitted, tot.completed, tot.errors, tot.timeouts,
 	       tot.cancelled, tot.other, tot.wait_expired, tot.eagain);
 	printf("latency_min_ns=%" PRIu64 "\nlatency_avg_ns=%" PRIu64
-	       "\nlatency_max_ns=%" PRIu64 "\n", tot.lat_min,
-	       tot.completed ? tot.lat_sum / tot.completed : 0, tot.lat_max);
+	       "\nlatency_max_ns=%" PRIu64 "\nlatency_sum_ns=%" PRIu64 "\n",
+	       tot.lat_min, tot.completed ? tot.lat_sum / tot.completed : 0,
+	       tot.lat_max, tot.lat_sum);
 	printf("elapsed_ms=%" PRIu64 "\n", elapsed / 1000000);
 
 	qsort(failed_cmds, nfailed, sizeof(*failed_cmds), cmp_failed);
