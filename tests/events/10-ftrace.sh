@@ -1,0 +1,163 @@
+#!/bin/bash
+# Markers as trace events, through ftrace: the events of vmlinux and of a
+# proprietary module, their typed and named fields and print format, the
+# ring buffer with filters, a hist trigger and an instance; the policy;
+# the force-loaded twin; unloading with the event enabled; and bad input
+# (an untypeable format, one name with two formats, NULL and unreadable
+# strings, a filter on a field that does not exist).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+mods=$project_dir/build/test-modules
+[ -e "$mods/markers_bad.ko" ] || die "no test modules; run tests/modules/build"
+
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run --share "$mods" -- bash -c '
+	T=/sys/kernel/debug/tracing
+	E=$T/events/markers
+	knob=/sys/module/markers/parameters/proprietary
+	trace_lines() { grep -c "$1" $T/trace || true; }
+	echo "== vmlinux"
+	ls -F $E | sed -n "s|/$||p" | tr "\n" " "; echo
+	ls $E/fs_open | tr "\n" " "; echo
+	grep "^markers:" $T/available_events | sort | tr "\n" " "; echo
+	cat $E/fs_open/format
+	echo "== acme"
+	modprobe acme_xa
+	ls -d $E/acme_* | wc -l | sed "s/^/acme events: /"
+	cat $E/acme_cmd_complete/format
+	echo 1 > $E/acme_cmd_submit/enable
+	echo 1 > $E/acme_cmd_complete/enable
+	echo > $T/trace
+	acmectl run --count 100 --threads 2 >/dev/null
+	echo "submit lines: $(trace_lines "acme_cmd_submit: id")"
+	echo "complete lines: $(trace_lines "acme_cmd_complete: id")"
+	grep -m1 "acme_cmd_submit: " $T/trace | sed "s/.*acme_cmd_submit: /submit text: /"
+	grep -m1 "acme_cmd_complete: " $T/trace | sed "s/.*acme_cmd_complete: /complete text: /"
+	echo "== filter"
+	echo 0 > $E/acme_cmd_complete/enable
+	echo "opcode == 2" > $E/acme_cmd_submit/filter
+	echo > $T/trace
+	acmectl run --count 30 --opcodes read >/dev/null
+	acmectl run --count 20 --opcodes write >/dev/null
+	echo "write submits: $(trace_lines "acme_cmd_submit: id")"
+	echo "no_such_field == 1" > $E/acme_cmd_submit/filter || echo "bad filter refused"
+	grep -i -m1 "error\|field" $E/acme_cmd_submit/filter | sed "s/^/filter says: /"
+	echo 0 > $E/acme_cmd_submit/filter
+	echo "== trigger"
+	echo "hist:keys=opcode" > $E/acme_cmd_submit/trigger
+	acmectl run --count 40 --opcodes read,crypt >/dev/null
+	grep -E "^\{ opcode:|^ *Hits:" $E/acme_cmd_submit/hist
+	echo "!hist:keys=opcode" > $E/acme_cmd_submit/trigger
+	echo 0 > $E/acme_cmd_submit/enable
+	echo "== instance"
+	mkdir $T/instances/mk
+	echo 1 > $T/instances/mk/events/markers/acme_cmd_complete/enable
+	echo > $T/trace
+	acmectl run --count 25 >/dev/null
+	echo "instance completes: $(grep -c "acme_cmd_complete: id" $T/instances/mk/trace)"
+	echo "top-level completes: $(trace_lines "acme_cmd_complete: id")"
+	echo 0 > $T/instances/mk/events/markers/acme_cmd_complete/enable
+	rmdir $T/instances/mk
+	echo "== policy"
+	echo deny > $knob
+	echo 1 > $E/acme_cmd_submit/enable || echo "enable under deny refused"
+	echo "enabled under deny: $(cat $E/acme_cmd_submit/enable)"
+	echo allow > $knob
+	echo 1 > $E/acme_cmd_submit/enable && echo "enable under allow: ok"
+	echo "== deny while enabled"
+	echo > $T/trace
+	echo deny > $knob
+	acmectl run --count 10 >/dev/null
+	echo "submits under deny: $(trace_lines "acme_cmd_submit: id")"
+	echo allow > $knob
+	acmectl run --count 10 >/dev/null
+	echo "submits after allow: $(trace_lines "acme_cmd_submit: id")"
+	echo "== unload while enabled"
+	rmmod acme_xa && echo "rmmod with the event enabled: ok"
+	ls -d $E/acme_* 2>/dev/null | wc -l | sed "s/^/acme events after rmmod: /"
+	grep -c "^markers:acme_" $T/available_events | sed "s/^/listed after rmmod: /"
+	modprobe acme_xa
+	ls -d $E/acme_* | wc -l | sed "s/^/acme events after reload: /"
+	echo "enabled after reload: $(cat $E/acme_cmd_submit/enable)"
+	echo 1 > $E/acme_cmd_submit/enable
+	echo > $T/trace
+	acmectl run --count 7 >/dev/null
+	echo "submits after reload: $(trace_lines "acme_cmd_submit: id")"
+	echo 0 > $E/acme_cmd_submit/enable
+	rmmod acme_xa
+	echo "== forced"
+	insmod -f /opt/acme-xa/acme_xa_forced.ko && echo "forced twin loaded"
+	ls -d $E/acme_* 2>/dev/null | wc -l | sed "s/^/forced twin events: /"
+	rmmod acme_xa
+	echo "== odd"
+	cd /mnt/host
+	insmod markers_gpl.ko
+	insmod markers_bad.ko
+	ls -d $E/test_bad_untyped 2>/dev/null || echo "no event for test_bad_untyped"
+	grep -o "field:unsigned int u;" $E/test_gpl_args/format | sed "s/^/test_gpl_args has /"
+	echo 1 > $E/test_bad_strings/enable
+	echo 1 > $E/test_gpl_args/enable
+	echo > $T/trace
+	echo 1 > /sys/module/markers_bad/parameters/fire_odd
+	echo 1 > /sys/module/markers_gpl/parameters/fire
+	grep "test_bad_strings: " $T/trace | sed "s/.*test_bad_strings: /strings text: /"
+	echo "test_gpl_args lines: $(trace_lines "test_gpl_args: ")"
+	grep "test_gpl_args: " $T/trace | sed "s/.*test_gpl_args: /gpl text: /"
+	echo 0 > $E/test_bad_strings/enable
+	echo 0 > $E/test_gpl_args/enable
+	rmmod markers_bad markers_gpl
+	dmesg | grep "markers" | sed "s/^\[[ 0-9.]*\] /dmesg: /"
+	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+has() { grep -qxF -- "$1" "$o"; }
+section() { sed -n "/^== $1\$/,/^== /p" "$o"; }
+
+check "vmlinux markers are events in tracefs" grep -qx 'fs_open module_load module_unload ' "$o"
+check "each with enable, filter, format, id, trigger" grep -q '^enable filter format hist id inject trigger \|^enable filter format hist id trigger \|^enable filter format id trigger ' "$o"
+check "available_events lists them" grep -q '^markers:fs_open markers:module_load markers:module_unload ' "$o"
+check "fs_open: dfd is an int field" grep -q 'field:int dfd;	offset:8;	size:4;	signed:1;' "$o"
+check "fs_open: filename is a __data_loc string" grep -q 'field:__data_loc char\[\] filename;	offset:12;	size:4;	signed:0;' "$o"
+check "fs_open: flags %#llx is 64-bit unsigned" grep -q 'field:unsigned long long flags;	offset:16;	size:8;	signed:0;' "$o"
+check "fs_open: the print format is the marker's own text" \
+	has 'print fmt: "dfd %d filename %s flags %#llx mode %#llo", REC->dfd, __get_str(filename), REC->flags, REC->mode'
+check "the proprietary driver's 12 markers are events" has 'acme events: 12'
+check "acme_cmd_complete: latency_ns is 64-bit unsigned" grep -q 'field:unsigned long long latency_ns;' "$o"
+check "acme_cmd_complete: status is a signed int" grep -q 'field:int status;' "$o"
+check "100 commands: 100 submit records in the ring buffer" has 'submit lines: 100'
+check "... and 100 completions" has 'complete lines: 100'
+check "ftrace prints the marker's own text" grep -qE '^submit text: id [0-9]+ opcode [1-3] len [0-9]+ depth [0-9]+$' "$o"
+check "... for completions too" grep -qE '^complete text: id [0-9]+ status 0 latency_ns [0-9]+$' "$o"
+check "a filter on a named field keeps exactly the 20 writes" has 'write submits: 20'
+check "a filter on a field that does not exist is refused" has 'bad filter refused'
+check "a hist trigger keyed by opcode counts 40" grep -qE '^ *Hits: 40$' "$o"
+check "... with the opcodes as keys" grep -qE '^\{ opcode:\s+1 \} hitcount:' "$o"
+check "an instance gets its 25 completions" has 'instance completes: 25'
+check "... and the top-level buffer none" has 'top-level completes: 0'
+check "under deny, enabling a proprietary module's event is refused" has 'enable under deny refused'
+check "... and it stays disabled" has 'enabled under deny: 0'
+check "... with a line that says why" grep -q 'markers: event markers:acme_cmd_submit not enabled: proprietary module, markers.proprietary=deny' "$o"
+check "under allow it enables" has 'enable under allow: ok'
+check "switching to deny while enabled silences it" has 'submits under deny: 0'
+check "... and allow brings it back" has 'submits after allow: 10'
+check "the module unloads with its event enabled" has 'rmmod with the event enabled: ok'
+check "... and its events are gone from tracefs" has 'acme events after rmmod: 0'
+check "... and from available_events" has 'listed after rmmod: 0'
+check "reloaded, its events are back" has 'acme events after reload: 12'
+check "... disabled" has 'enabled after reload: 0'
+check "... and work" has 'submits after reload: 7'
+check "the force-loaded twin loads" has 'forced twin loaded'
+check "... and gets no events" has 'forced twin events: 0'
+check "an untypeable format gets no event" has 'no event for test_bad_untyped'
+check "... and one line naming the marker and the conversion" \
+	grep -q 'markers: marker test_bad_untyped: no trace event: cannot type "%zu" in "size %zu"' "$o"
+check "one name, two formats: the event keeps the first module's fields" has 'test_gpl_args has field:unsigned int u;'
+check "... the other module's sites are said to feed no event" \
+	grep -q 'markers: markers_bad: marker test_gpl_args has format "other %d", event markers:test_gpl_args has "u %u d %d llu %llu x %x s %s c %c p %p": these sites feed no event' "$o"
+check "... and only the first module's firing is recorded" has 'test_gpl_args lines: 1'
+check "NULL and unreadable strings are recorded as (null) and (fault)" has 'strings text: null (null) bad (fault) good ok'
+check "the guest run finished" grep -qx '== done' "$o"
+check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
+finish

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Enabling the events of a module that is coming and going: the proprietary
+# driver is loaded and unloaded in a loop while ftrace enables and disables
+# its event and perf opens it; an enable file held open across the unload
+# refuses writes afterwards; then the module is loaded once more and its
+# event counts exactly. No kernel report (the guest fails on any), no
+# stale event.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run -- bash -c '
+	E=/sys/kernel/tracing/events/markers/acme_cmd_submit
+	echo "== cycles"
+	(
+		loads=0 unloads=0
+		for _ in $(seq 40); do
+			modprobe acme_xa && loads=$((loads + 1))
+			acmectl run --count 5 >/dev/null 2>&1
+			# perf may hold the module: then this unload waits for the next round
+			if rmmod acme_xa 2>/dev/null; then unloads=$((unloads + 1)); else sleep 0.05; fi
+		done
+		echo "loads: $loads"
+		echo "unloads: $unloads"
+	) &
+	cycler=$!
+	enables=0 perf_runs=0
+	while kill -0 $cycler 2>/dev/null; do
+		echo 1 2>/dev/null >$E/enable && enables=$((enables + 1))
+		echo 0 2>/dev/null >$E/enable
+		perf stat -e markers:acme_cmd_submit -a -- sleep 0.02 >/dev/null 2>&1 && perf_runs=$((perf_runs + 1))
+	done
+	wait $cycler
+	echo "enables during cycles: $enables"
+	echo "perf runs during cycles: $perf_runs"
+	rmmod acme_xa 2>/dev/null
+	echo "== held open"
+	modprobe acme_xa
+	exec 3>$E/enable
+	rmmod acme_xa && echo "rmmod with the enable file open: ok"
+	if echo 1 >&3; then echo "write after unload: accepted"; else echo "write after unload: refused"; fi
+	exec 3>&-
+	echo "stale acme events: $(grep -c "^markers:acme_" /sys/kernel/tracing/available_events)"
+	echo "== again"
+	modprobe acme_xa
+	echo "enabled after reload: $(cat $E/enable)"
+	echo 1 >$E/enable
+	echo >/sys/kernel/tracing/trace
+	acmectl run --count 33 >/dev/null
+	echo "submits recorded: $(grep -c "acme_cmd_submit: id" /sys/kernel/tracing/trace)"
+	echo 0 >$E/enable
+	rmmod acme_xa && echo "final rmmod: ok"
+	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+has() { grep -qxF -- "$1" "$o"; }
+n_of() { sed -n "s/^$1: //p" "$o"; }
+
+check "the module was loaded 40 times while tracers came and went ($(n_of loads))" has 'loads: 40'
+check "... and unloaded in between ($(n_of unloads) times)" [ "$(n_of unloads)" -ge 1 ]
+check "ftrace enabled its event during the cycles ($(n_of 'enables during cycles') times)" \
+	[ "$(n_of 'enables during cycles')" -ge 1 ]
+check "perf opened its event during the cycles ($(n_of 'perf runs during cycles') times)" \
+	[ "$(n_of 'perf runs during cycles')" -ge 1 ]
+check "the module unloads while its enable file is open" has 'rmmod with the enable file open: ok'
+check "... and a write to that file afterwards is refused" has 'write after unload: refused'
+check "... and no acme event is left in available_events" has 'stale acme events: 0'
+check "loaded again, the event is there and disabled" has 'enabled after reload: 0'
+check "... and records exactly the 33 submits" has 'submits recorded: 33'
+check "... and the module unloads" has 'final rmmod: ok'
+check "the guest run finished" has '== done'
+check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
+finish
