@@ -60,8 +60,13 @@ if [ -e "$bdir/.built-$n" ]; then
 	kernel_make "$tree" --cmd scripts/config --disable MARKERS --disable MARKERS_KUNIT_TEST
 	kernel_make "$tree" -s olddefconfig
 	check "CONFIG_MARKERS=n took" grep -qx '# CONFIG_MARKERS is not set' "$tree/.config"
-	mapfile -t objects < <(cat kernel/patches/*.patch | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u |
-		grep -v -e '^kernel/marker' -e '^scripts/')
+	# The C files the series changes, not those it adds: these exist only
+	# with CONFIG_MARKERS (kernel/marker.c, kernel/trace/trace_markers.c)
+	mapfile -t objects < <(cat kernel/patches/*.patch | awk '
+		/^--- / { old = $2 }
+		/^\+\+\+ b\/.*\.c$/ { f = substr($2, 3); if (old == "/dev/null") added[f] = 1; else changed[f] = 1 }
+		END { for (f in changed) if (!(f in added)) { sub(/\.c$/, ".o", f); print f } }' |
+		sort | grep -v -e '^scripts/')
 	check "with CONFIG_MARKERS=n, ${objects[*]} compile" kernel_make "$tree" -s "${objects[@]}"
 	mod=$scratch/module
 	mkdir -p "$mod"
