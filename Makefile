@@ -10,13 +10,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
-	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux
+	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox
 
-.PHONY: help deps root kernel debs vendor image demo check shell clean distclean
+.PHONY: help deps root kernel debs vendor image demo check bench shell clean distclean
 
 help:
 	@echo 'make demo     build everything (first time ~25 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
+	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~45 min with the kernel builds; BENCH_BUILDS=no ~5 min): bench/results/'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
 	@echo 'make debs     our kernel as Debian packages (linux-image, linux-headers with Module.markers) in build/debs'
@@ -62,6 +63,11 @@ demo: image
 check: image
 	@tests/modules/build
 	@tests/run
+
+# Ratios measured side by side in one guest boot, and the pipeline's own
+# times; the table and chart go to bench/results (see bench/run).
+bench: image
+	@bench/run
 
 # The SystemTap scripts are at /mnt/host in the guest; the tapsets and the
 # vendor drop are installed there.

@@ -1,0 +1,194 @@
+#!/bin/bash
+# The guest side of 'make bench': in one boot, every method of the
+# benchmark, RUNS runs of each. Result lines
+# (bench/tools/benchstat's input) are appended to /mnt/host/raw; the rest
+# of the output is progress.
+#
+#   guest.sh ITERATIONS TRACED_ITERATIONS RUNS
+#                                        everything: the methods without a
+#                                        tracer run ITERATIONS per run (they
+#                                        are fast: more iterations even out
+#                                        the emulator's noise), the traced
+#                                        ones TRACED_ITERATIONS
+#   guest.sh loops ITERATIONS RUNS METHOD:LOOP...
+#                                        RUNS rounds, each running every
+#                                        LOOP once, results under METHOD
+#                                        (what a tracer session runs)
+set -eu
+host=/mnt/host
+raw=$host/raw
+run_file=/sys/kernel/debug/markers_bench/run
+
+# One timed run: the module times the loop and reports "loop iterations ns"
+one_run() {
+	local method=$1 loop=$2 iterations=$3 got_loop got_iterations ns
+	echo "$loop $iterations" >"$run_file"
+	read -r got_loop got_iterations ns <"$run_file"
+	if [ "$got_loop" != "$loop" ] || [ "$got_iterations" != "$iterations" ]; then
+		echo "bench: asked for '$loop $iterations', the module ran '$got_loop $got_iterations'" >&2
+		exit 1
+	fi
+	echo "run $method $iterations $ns" >>"$raw"
+}
+
+# Interleaved rounds, so that a slow moment of the host hits every method
+# of the round alike rather than all runs of one.
+loops() {
+	local iterations=$1 runs=$2 round pair
+	shift 2
+	for round in $(seq "$runs"); do
+		for pair in "$@"; do
+			one_run "${pair%%:*}" "${pair#*:}" "$iterations"
+		done
+		echo "bench: round $round of $runs: $*" >&2
+	done
+}
+
+if [ "${1:-}" = loops ]; then
+	shift
+	loops "$@"
+	exit 0
+fi
+
+iterations=$1
+traced=$2
+runs=$3
+expected=$((traced * runs))
+# The command a tracer session runs (bpftrace -c wants an absolute path)
+self="/bin/bash $host/guest.sh loops $traced $runs"
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+insmod "$host/markers_bench.ko"
+label() { echo "label $*" >>"$raw"; }
+
+echo "== bad input: refused, nothing run"
+for bad in "nosuch 10" "baseline 0" "baseline 1000000001" "baseline -1" "baseline" \
+	"baseline 18446744073709551616" "baseline 10abc" "$(printf 'baseline %070d' 1)"; do
+	if printf '%s' "$bad" >"$run_file" 2>/dev/null; then
+		echo "bench: accepted bad input '$bad'"
+	else
+		echo "bench: refused bad input '$bad'"
+	fi
+done
+
+echo "== no tracer: baseline, NOP, marker and tracepoint off, and with empty probes"
+label baseline 'the loop, no instrumentation point'
+label nop5 'the loop with a 5-byte NOP (the physical floor)'
+label marker-off 'trace_mark(), no probe: a NOP'
+label tracepoint-off 'a TRACE_EVENT tracepoint, no probe: a NOP'
+label marker-probe 'trace_mark() + an empty in-kernel probe'
+label tracepoint-probe 'the tracepoint + an empty in-kernel probe'
+loops "$iterations" "$runs" baseline:baseline nop5:nop5 marker-off:marker \
+	tracepoint-off:tracepoint marker-probe:marker-probe tracepoint-probe:tracepoint-probe
+
+# Where the time of an empty probe goes: perf samples (cpu-clock; TCG
+# has no PMU) of the marker and the tracepoint loop with empty probes.
+# Module addresses stay bare: perf cannot find markers_bench.ko's symbols.
+profile() {
+	local loop=$1
+	perf record -q -e cpu-clock -F 4000 -a -o /tmp/profile.data -- \
+		sh -c "echo $loop $iterations >$run_file" 2>/dev/null
+	{
+		echo "note"
+		echo "note where the time of $loop goes (perf record -e cpu-clock, busy samples only):"
+		perf report -i /tmp/profile.data --no-children --stdio --sort sym 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | grep -v -E 'idle' |
+			awk '{ pct[NR] = $1 + 0; total += $1; $1 = ""; what[NR] = $0 }
+				END { for (i = 1; i <= NR && i <= 8; i++)
+					printf "note     %5.1f%%%s\n", 100 * pct[i] / total, what[i] }'
+	} >>"$raw"
+}
+profile marker-probe
+profile tracepoint-probe
+
+# A tracer's count: "count METHOD EXPECTED COUNTED"
+count() { echo "count $1 $expected ${2:-missing}" >>"$raw"; }
+
+echo "== SystemTap: kernel.mark and kernel.trace in one session, then a kprobe"
+label stap-mark 'SystemTap kernel.mark("bench_marker") { n++ }'
+label stap-trace 'SystemTap kernel.trace("bench_tracepoint") { n++ }'
+label stap-kprobe 'SystemTap kprobe.module("markers_bench").function("bench_work") { n++ }'
+staprun -c "$self stap-mark:marker stap-trace:tracepoint" "$host/bench_stap_events.ko" >/tmp/stap.out
+cat /tmp/stap.out
+count stap-mark "$(sed -n 's/^marker \([0-9]*\)$/\1/p' /tmp/stap.out)"
+count stap-trace "$(sed -n 's/^tracepoint \([0-9]*\)$/\1/p' /tmp/stap.out)"
+staprun -c "$self stap-kprobe:baseline" "$host/bench_stap_kprobe.ko" >/tmp/stap.out
+cat /tmp/stap.out
+count stap-kprobe "$(sed -n 's/^kprobe \([0-9]*\)$/\1/p' /tmp/stap.out)"
+
+echo "== bpftrace: the marker's trace event and the tracepoint in one session, then a kprobe"
+label bpftrace-marker 'bpftrace tracepoint:markers:bench_marker { @n = count() }'
+label bpftrace-tracepoint 'bpftrace tracepoint:markers_bench:bench_tracepoint { @n = count() }'
+label bpftrace-kprobe 'bpftrace kprobe:bench_work { @n = count() }'
+bpftrace -e 'tracepoint:markers:bench_marker { @marker = count(); }
+	tracepoint:markers_bench:bench_tracepoint { @tracepoint = count(); }' \
+	-c "$self bpftrace-marker:marker bpftrace-tracepoint:tracepoint" >/tmp/bt.out
+cat /tmp/bt.out
+count bpftrace-marker "$(sed -n 's/^@marker: //p' /tmp/bt.out)"
+count bpftrace-tracepoint "$(sed -n 's/^@tracepoint: //p' /tmp/bt.out)"
+bpftrace -e 'kprobe:bench_work { @kprobe = count(); }' -c "$self bpftrace-kprobe:baseline" >/tmp/bt.out
+cat /tmp/bt.out
+count bpftrace-kprobe "$(sed -n 's/^@kprobe: //p' /tmp/bt.out)"
+
+echo "== perf: counting the marker's trace event and the tracepoint in one session"
+label perf-marker 'perf stat -e markers:bench_marker'
+label perf-tracepoint 'perf stat -e markers_bench:bench_tracepoint'
+# shellcheck disable=SC2086 # $self is a command line
+perf stat -x, -a -e markers:bench_marker,markers_bench:bench_tracepoint -o /tmp/perf.out \
+	-- $self perf-marker:marker perf-tracepoint:tracepoint
+cat /tmp/perf.out
+count perf-marker "$(sed -n 's/^\([0-9]*\),,markers:bench_marker.*/\1/p' /tmp/perf.out)"
+count perf-tracepoint "$(sed -n 's/^\([0-9]*\),,markers_bench:bench_tracepoint.*/\1/p' /tmp/perf.out)"
+
+echo "== ftrace: each event recorded into the ring buffer, one after the other"
+label ftrace-marker 'ftrace: events/markers/bench_marker enabled'
+label ftrace-tracepoint 'ftrace: events/markers_bench/bench_tracepoint enabled'
+T=/sys/kernel/tracing
+# Events written = entries + overrun, summed over the CPUs' buffers
+ftrace_written() {
+	cat $T/per_cpu/cpu*/stats | awk '/^entries:|^overrun:/ { n += $2 } END { print n }'
+}
+for pair in ftrace-marker:markers/bench_marker ftrace-tracepoint:markers_bench/bench_tracepoint; do
+	method=${pair%%:*}
+	echo >$T/trace
+	echo 1 >"$T/events/${pair#*:}/enable"
+	loops "$traced" "$runs" "$method:$(case $method in *marker) echo marker ;; *) echo tracepoint ;; esac)"
+	echo 0 >"$T/events/${pair#*:}/enable"
+	count "$method" "$(ftrace_written)"
+done
+echo >$T/trace
+
+# The median of three timings of a command, in seconds
+median_of_3() {
+	local start
+	for _ in 1 2 3; do
+		start=$(date +%s%N)
+		"$@"
+		echo $(($(date +%s%N) - start))
+	done | sort -n | sed -n 2p | awk '{ printf "%.2f\n", $1 / 1e9 }'
+}
+
+echo "== start-up and exit of the tracers"
+bpftrace_once() {
+	bpftrace -e 'tracepoint:markers:bench_marker { @n = count(); }' -c /bin/true >/dev/null 2>&1
+}
+echo "time bpftrace-startup $(median_of_3 bpftrace_once) bpftrace start, attach to markers:bench_marker, run /bin/true, exit (median of 3)" >>"$raw"
+# With job control, staprun gets a process group of its own and SIGINT
+# as at a terminal (a plain background job ignores it).
+stap_all_markers_exit() {
+	local stap start
+	set -m
+	staprun "$host/bench_stap_all.ko" >/tmp/stap_all.out 2>&1 &
+	stap=$!
+	set +m
+	for _ in $(seq 300); do
+		grep -q '^ready$' /tmp/stap_all.out && break
+		sleep 0.1
+	done
+	start=$(date +%s%N)
+	kill -INT "$stap"
+	wait "$stap" || true
+	echo $(($(date +%s%N) - start))
+}
+exits=$(for _ in 1 2 3; do stap_all_markers_exit; done | sort -n | sed -n 2p)
+echo "time stap-exit $(awk -v ns="$exits" 'BEGIN { printf "%.2f", ns / 1e9 }') SystemTap session on kernel.mark(\"*\") ($(grep -c . /sys/kernel/debug/markers/list) markers): Ctrl-C to exit (median of 3)" >>"$raw"
+echo "== done"

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * markers_bench: what a marker costs, off and on, against a tracepoint, a
+ * NOP and nothing at all, on one code path.
+ *
+ * Every method is a loop of its own around the same noinline callee,
+ * bench_work(); the loops differ only in the instrumentation point before
+ * the call, so the difference between two loops is what that point costs.
+ * A kprobe on bench_work() while the baseline loop runs is the dynamic
+ * alternative on the same path.
+ *
+ * Writing "<method> <iterations>" to /sys/kernel/debug/markers_bench/run
+ * runs that loop in the writer's context and times it; reading the file
+ * gives the last result as "<method> <iterations> <nanoseconds>".
+ * Methods: baseline, nop5, marker, tracepoint, marker-probe and
+ * tracepoint-probe (the marker or tracepoint loop with an empty in-kernel
+ * probe registered for the run).
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#define CREATE_TRACE_POINTS
+#include "markers_bench_trace.h"
+
+/* A run longer than this would hold the CPU for minutes under TCG */
+#define BENCH_MAX_ITERATIONS 1000000000ULL
+
+/*
+ * Iterations between two chances to reschedule: long enough that
+ * cond_resched() costs nothing measurable, short enough (well under a
+ * second even under a kprobe on TCG) that no watchdog sees a stuck CPU.
+ */
+#define BENCH_CHUNK 16384
+
+/*
+ * The work the instrumentation points sit beside.  Not static, so that
+ * the compiler keeps the name and the calling convention, and a kprobe
+ * finds it by name; the empty asm keeps a call to it from being folded
+ * away as pure.
+ */
+noinline u32 bench_work(u32 i)
+{
+	asm volatile("");
+	return (i * 2654435761U) >> 7;
+}
+
+static noinline u32 bench_loop_baseline(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++)
+		sum += bench_work(i);
+	return sum;
+}
+
+/* The physical floor: the 5-byte NOP an off static branch compiles to */
+static noinline u32 bench_loop_nop5(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++) {
+		asm volatile(".byte 0x0f, 0x1f, 0x44, 0x00, 0x00");
+		sum += bench_work(i);
+	}
+	return sum;
+}
+
+static noinline u32 bench_loop_marker(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++) {
+		trace_mark(bench_marker, "i %d", (int)i);
+		sum += bench_work(i);
+	}
+	return sum;
+}
+
+static noinline u32 bench_loop_tracepoint(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++) {
+		trace_bench_tracepoint((int)i);
+		sum += bench_work(i);
+	}
+	return sum;
+}
+
+/* The empty probes: what connecting a probe costs, nothing more */
+static void bench_marker_probe(void *probe_private, void *call_private,
+			       const char *fmt, va_list *args)
+{
+}
+
+static void bench_tracepoint_probe(void *data, int i)
+{
+}
+
+static int bench_marker_probe_attach(void)
+{
+	return marker_probe_register("bench_marker", "i %d",
+				     bench_marker_probe, NULL);
+}
+
+static void bench_marker_probe_detach(void)
+{
+	marker_probe_unregister("bench_marker", bench_marker_probe, NULL);
+}
+
+static int bench_tracepoint_probe_attach(void)
+{
+	return register_trace_bench_tracepoint(bench_tracepoint_probe, NULL);
+}
+
+static void bench_tracepoint_probe_detach(void)
+{
+	unregister_trace_bench_tracepoint(bench_tracepoint_probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+struct bench_method {
+	const char *name;
+	u32 (*loop)(u32 first, u32 count);
+	int (*attach)(void);
+	void (*detach)(void);
+};
+
+static const struct bench_method bench_methods[] = {
+	{ "baseline", bench_loop_baseline },
+	{ "nop5", bench_loop_nop5 },
+	{ "marker", bench_loop_marker },
+	{ "tracepoint", bench_loop_tracepoint },
+	{ "marker-probe", bench_loop_marker,
+	  bench_marker_probe_attach, bench_marker_probe_detach },
+	{ "tracepoint-probe", bench_loop_tracepoint,
+	  bench_tracepoint_probe_attach, bench_tracepoint_probe_detach },
+};
+
+/* One run at a time; the last result is what a read returns */
+static DEFINE_MUTEX(bench_lock);
+static char bench_result[96];
+static struct dentry *bench_dir;
+
+/* The loops' sum goes here, so that no loop is dead code */
+static u32 bench_sink;
+
+static u64 bench_run(const struct bench_method *method, u64 iterations)
+{
+	u64 done = 0, start;
+	u32 sum = 0;
+
+	start = ktime_get_ns();
+	while (done < iterations) {
+		u32 count = min_t(u64, iterations - done, BENCH_CHUNK);
+
+		sum += method->loop((u32)done, count);
+		done += count;
+		cond_resched();
+	}
+	WRITE_ONCE(bench_sink, sum);
+	return ktime_get_ns() - start;
+}
+
+static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	const struct bench_method *method = NULL;
+	char buf[64], *count;
+	u64 iterations, ns;
+	unsigned int i;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	count = strchr(buf, ' ');
+	if (!count)
+		return -EINVAL;
+	*count++ = '\0';
+	/* kstrtou64 refuses overflow and trailing junk, takes a newline */
+	if (kstrtou64(count, 10, &iterations) || iterations == 0 ||
+	    iterations > BENCH_MAX_ITERATIONS)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(bench_methods); i++)
+		if (!strcmp(buf, bench_methods[i].name))
+			method = &bench_methods[i];
+	if (!method)
+		return -EINVAL;
+
+	if (mutex_lock_interruptible(&bench_lock))
+		return -EINTR;
+	if (method->attach) {
+		ret = method->attach();
+		if (ret)
+			goto out;
+	}
+	ns = bench_run(method, iterations);
+	if (method->detach)
+		method->detach();
+	scnprintf(bench_result, sizeof(bench_result), "%s %llu %llu\n",
+		  method->name, iterations, ns);
+	ret = len;
+out:
+	mutex_unlock(&bench_lock);
+	return ret;
+}
+
+static ssize_t bench_run_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char result[sizeof(bench_result)];
+
+	mutex_lock(&bench_lock);
+	strscpy(result, bench_result, sizeof(result));
+	mutex_unlock(&bench_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
+}
+
+static const struct file_operations bench_run_fops = {
+	.owner = THIS_MODULE,
+	.write = bench_run_write,
+	.read = bench_run_read,
+	.llseek = default_llseek,
+};
+
+static int __init markers_bench_init(void)
+{
+	bench_dir = debugfs_create_dir("markers_bench", NULL);
+	debugfs_create_file("run", 0600, bench_dir, NULL, &bench_run_fops);
+	return 0;
+}
+
+static void __exit markers_bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+}
+
+module_init(markers_bench_init);
+module_exit(markers_bench_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Markers benchmark: markers against tracepoints, NOPs and kprobes");

@@ -1,0 +1,1069 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * benchstat: turn the raw result lines printed by the markers benchmark
+ * guest into a report (ns per loop iteration per method, ratios, verdicts
+ * against targets) and optionally an SVG bar chart drawn by gnuplot.
+ *
+ *   benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE
+ *
+ * The numbers come from QEMU TCG emulation, so absolute times mean little;
+ * the report claims ratios only.
+ *
+ * Both files: one record per line, fields separated by blanks (spaces,
+ * tabs).  Blank lines and lines whose first field starts with '#' are
+ * ignored.  A line holds at most 4096 bytes (a CR before the newline is
+ * dropped); NUL and other control characters except tab are rejected.
+ *
+ * RAW_FILE records:
+ *   run <method> <iterations> <nanoseconds>
+ *       One timed run: <nanoseconds> in total for <iterations> loop
+ *       iterations.  Every run of a method has the same <iterations>
+ *       (1..10^12); <nanoseconds> is 1..10^18.  At least one run line.
+ *   label <method> <text>
+ *       What the method measures, shown in the report.  One per method.
+ *   count <method> <expected> <counted>
+ *       Events the runs fired (1..10^18) and events the tracer counted
+ *       (0..10^18: a tracer that saw nothing is a finding, not bad input).
+ *       Shown as counted/expected, flagged MISMATCH if they differ.  One per
+ *       method.
+ *   time <key> <seconds> <text>
+ *       Another timing (kernel build, boot, stap compile...); <seconds> is a
+ *       positive decimal such as 812 or 3.25.  Keys are unique.
+ *   note [<text>]
+ *       Printed verbatim in the Notes section, in order.
+ * <method> and <key> are 1-40 characters of a-z, 0-9 and '-'.  Methods are
+ * reported in the order of their first run, label or count line.
+ *
+ * TARGETS_FILE records:
+ *   target <numerator> <denominator> <= | >= <value> <text>
+ *       Claims median(numerator)/median(denominator) <op> <value>, with
+ *       <value> a positive decimal.  A method without runs makes the verdict
+ *       "not measured" (quick runs may skip methods).
+ *
+ * Limits: 256 methods, 100000 runs per method, 1000 each of targets,
+ * timings and notes.
+ *
+ * Exit status: 0 when the report was written, even if targets were missed
+ * or counts differ (those are findings); 1 on a system failure (I/O,
+ * memory, gnuplot); 2 on a usage error or bad input, with the message
+ * "benchstat: FILE:LINE: problem" on stderr.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_LINE	4096
+#define MAX_NAME	40
+#define MAX_METHODS	256
+#define MAX_RUNS	100000
+#define MAX_ENTRIES	1000
+#define MAX_ITERATIONS	1000000000000ULL
+#define MAX_COUNT	1000000000000000000ULL
+#define MAX_DECIMAL	1e9
+#define REPORT_WIDTH	110
+#define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789-"
+#define BLANKS		" \t"
+
+struct method {
+	char name[MAX_NAME + 1];
+	char *label;
+	unsigned long label_line;
+	unsigned long long iterations;
+	unsigned long first_run_line;
+	double *ns_per_iter;	/* sorted once all input is read */
+	size_t runs, runs_allocated;
+	unsigned long count_line;	/* 0: no count line */
+	unsigned long long expected, counted;
+	double median;
+};
+
+struct timing {
+	char key[MAX_NAME + 1];
+	double seconds;
+	char *text;
+};
+
+struct target {
+	char numerator[MAX_NAME + 1], denominator[MAX_NAME + 1];
+	bool at_most;		/* op "<=", else ">=" */
+	char value_text[32];	/* as written, so the report echoes it */
+	double value;
+	char *text;
+};
+
+/* A median ratio and the extremes the individual runs allow. */
+struct ratio {
+	bool measured;
+	double median, lo, hi;
+};
+
+enum verdict { MET, MISSED, TOO_WIDE, NOT_MEASURED };
+
+static struct method *methods;
+static size_t n_methods;
+static struct timing *timings;
+static size_t n_timings;
+static char **notes;
+static size_t n_notes;
+static struct target *targets;
+static size_t n_targets;
+
+/* Where input_error() points the user. */
+static const char *current_file;
+static unsigned long current_line;
+
+static noreturn void input_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static noreturn void input_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "benchstat: %s:%lu: ", current_file, current_line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static noreturn void system_error(const char *what)
+{
+	fprintf(stderr, "benchstat: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void *grow(void *array, size_t *allocated, size_t used, size_t size)
+{
+	void *bigger;
+
+	if (used < *allocated)
+		return array;
+	*allocated = *allocated ? 2 * *allocated : 8;
+	bigger = realloc(array, *allocated * size);
+	if (!bigger)
+		system_error("out of memory");
+	return bigger;
+}
+
+static char *copy_string(const char *s)
+{
+	char *copy = strdup(s);
+
+	if (!copy)
+		system_error("out of memory");
+	return copy;
+}
+
+/*
+ * Reads one line into buf (MAX_LINE + 1 bytes).  Returns false at end of
+ * file.  Checks bytes here because fgets() would silently cut lines at NUL.
+ */
+static bool read_line(FILE *file, char *buf)
+{
+	size_t len = 0;
+	int c;
+
+	current_line++;
+	while ((c = getc(file)) != EOF && c != '\n') {
+		if (c == '\r') {
+			int next = getc(file);
+
+			if (next == '\n' || next == EOF)
+				break;
+			input_error("carriage return inside the line");
+		}
+		if (c == 0x7f || (c < 0x20 && c != '\t'))
+			input_error("control character 0x%02x (binary data?)", c);
+		if (len == MAX_LINE)
+			input_error("line longer than %d bytes", MAX_LINE);
+		buf[len++] = (char)c;
+	}
+	if (ferror(file))
+		system_error(current_file);
+	buf[len] = '\0';
+	if (c == EOF && len == 0) {
+		current_line--;
+		return false;
+	}
+	return true;
+}
+
+/* Splits off the next blank-separated field; NULL when none is left. */
+static char *next_field(char **cursor)
+{
+	char *start = *cursor + strspn(*cursor, BLANKS);
+	char *end;
+
+	if (*start == '\0')
+		return NULL;
+	end = start + strcspn(start, BLANKS);
+	if (*end != '\0')
+		*end++ = '\0';
+	*cursor = end;
+	return start;
+}
+
+static char *required_field(char **cursor, const char *what)
+{
+	char *field = next_field(cursor);
+
+	if (!field)
+		input_error("missing %s", what);
+	return field;
+}
+
+/* Free text to the end of the line, without surrounding blanks. */
+static char *rest_of_line(char **cursor)
+{
+	char *start = *cursor + strspn(*cursor, BLANKS);
+	size_t len = strlen(start);
+
+	while (len > 0 && strchr(BLANKS, start[len - 1]))
+		start[--len] = '\0';
+	return start;
+}
+
+static char *required_text(char **cursor, const char *what)
+{
+	char *text = rest_of_line(cursor);
+
+	if (*text == '\0')
+		input_error("missing %s", what);
+	return text;
+}
+
+static void expect_end(char **cursor)
+{
+	const char *extra = next_field(cursor);
+
+	if (extra)
+		input_error("unexpected field '%.40s' at the end", extra);
+}
+
+static const char *parse_name(char **cursor, const char *what)
+{
+	const char *name = required_field(cursor, what);
+	size_t len = strlen(name);
+
+	if (len > MAX_NAME || strspn(name, NAME_CHARS) != len)
+		input_error("%s '%.40s' is not 1-%d characters of a-z, 0-9, '-'",
+			    what, name, MAX_NAME);
+	return name;
+}
+
+static unsigned long long parse_integer(char **cursor, const char *what,
+					unsigned long long min,
+					unsigned long long max)
+{
+	const char *field = required_field(cursor, what);
+	unsigned long long value = 0;
+	const char *p;
+
+	for (p = field; *p; p++) {
+		unsigned digit = (unsigned)(*p - '0');
+
+		if (*p < '0' || *p > '9')
+			input_error("%s '%.40s' is not a whole number", what,
+				    field);
+		if (value > (max - digit) / 10)
+			input_error("%s '%.40s' is larger than %llu", what,
+				    field, max);
+		value = value * 10 + digit;
+	}
+	if (value < min)
+		input_error("%s must be at least %llu", what, min);
+	return value;
+}
+
+/* Only plain decimals: strtod alone would also take "nan", "1e999", "-0". */
+static double parse_decimal(char **cursor, const char *what, char *copy,
+			    size_t copy_size)
+{
+	const char *field = required_field(cursor, what);
+	size_t int_digits = strspn(field, "0123456789");
+	const char *p = field + int_digits;
+	double value;
+
+	if (int_digits > 0 && *p == '.')
+		p += 1 + strspn(p + 1, "0123456789");
+	if (int_digits == 0 || *p != '\0' || p[-1] == '.')
+		input_error("%s '%.40s' is not a decimal like 3 or 1.05", what,
+			    field);
+	if ((size_t)(p - field) >= copy_size)
+		input_error("%s '%.40s' has too many digits", what, field);
+	value = strtod(field, NULL);
+	if (!(value > 0 && value <= MAX_DECIMAL))
+		input_error("%s '%.40s' is not in (0, %g]", what, field,
+			    MAX_DECIMAL);
+	memcpy(copy, field, (size_t)(p - field) + 1);
+	return value;
+}
+
+static struct method *find_method(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n_methods; i++)
+		if (strcmp(methods[i].name, name) == 0)
+			return &methods[i];
+	return NULL;
+}
+
+static struct method *find_or_add_method(const char *name)
+{
+	static size_t allocated;
+	struct method *m = find_method(name);
+
+	if (m)
+		return m;
+	if (n_methods == MAX_METHODS)
+		input_error("more than %d methods", MAX_METHODS);
+	methods = grow(methods, &allocated, n_methods, sizeof(*methods));
+	m = &methods[n_methods++];
+	memset(m, 0, sizeof(*m));
+	strcpy(m->name, name);	/* parse_name() checked the length */
+	return m;
+}
+
+static void parse_run(char **cursor)
+{
+	struct method *m = find_or_add_method(parse_name(cursor, "method"));
+	unsigned long long iterations =
+		parse_integer(cursor, "iterations", 1, MAX_ITERATIONS);
+	unsigned long long ns =
+		parse_integer(cursor, "nanoseconds", 1, MAX_COUNT);
+
+	expect_end(cursor);
+	/* A different loop length changes the per-iteration share of setup. */
+	if (m->runs > 0 && iterations != m->iterations)
+		input_error("%s: %llu iterations, but its run on line %lu had %llu",
+			    m->name, iterations, m->first_run_line,
+			    m->iterations);
+	if (m->runs == MAX_RUNS)
+		input_error("%s: more than %d runs", m->name, MAX_RUNS);
+	if (m->runs == 0) {
+		m->iterations = iterations;
+		m->first_run_line = current_line;
+	}
+	m->ns_per_iter = grow(m->ns_per_iter, &m->runs_allocated, m->runs,
+			      sizeof(double));
+	m->ns_per_iter[m->runs++] = (double)ns / (double)iterations;
+}
+
+static void parse_label(char **cursor)
+{
+	struct method *m = find_or_add_method(parse_name(cursor, "method"));
+	const char *text = required_text(cursor, "label text");
+
+	if (m->label)
+		input_error("second label for %s (first on line %lu)", m->name,
+			    m->label_line);
+	m->label = copy_string(text);
+	m->label_line = current_line;
+}
+
+static void parse_count(char **cursor)
+{
+	struct method *m = find_or_add_method(parse_name(cursor, "method"));
+	unsigned long long expected =
+		parse_integer(cursor, "expected events", 1, MAX_COUNT);
+	unsigned long long counted =
+		parse_integer(cursor, "counted events", 0, MAX_COUNT);
+
+	expect_end(cursor);
+	if (m->count_line)
+		input_error("second count for %s (first on line %lu)", m->name,
+			    m->count_line);
+	m->expected = expected;
+	m->counted = counted;
+	m->count_line = current_line;
+}
+
+static void parse_time(char **cursor)
+{
+	static size_t allocated;
+	const char *key = parse_name(cursor, "timing key");
+	char unused[32];
+	double seconds = parse_decimal(cursor, "seconds", unused,
+				       sizeof(unused));
+	const char *text = required_text(cursor, "timing description");
+	size_t i;
+
+	for (i = 0; i < n_timings; i++)
+		if (strcmp(timings[i].key, key) == 0)
+			input_error("second timing with key %s", key);
+	if (n_timings == MAX_ENTRIES)
+		input_error("more than %d time lines", MAX_ENTRIES);
+	timings = grow(timings, &allocated, n_timings, sizeof(*timings));
+	strcpy(timings[n_timings].key, key);
+	timings[n_timings].seconds = seconds;
+	timings[n_timings++].text = copy_string(text);
+}
+
+static void parse_note(char **cursor)
+{
+	static size_t allocated;
+
+	if (n_notes == MAX_ENTRIES)
+		input_error("more than %d note lines", MAX_ENTRIES);
+	notes = grow(notes, &allocated, n_notes, sizeof(*notes));
+	notes[n_notes++] = copy_string(rest_of_line(cursor));
+}
+
+static void parse_raw_line(char *line)
+{
+	char *cursor = line;
+	const char *keyword = next_field(&cursor);
+
+	if (!keyword || keyword[0] == '#')
+		return;
+	if (strcmp(keyword, "run") == 0)
+		parse_run(&cursor);
+	else if (strcmp(keyword, "label") == 0)
+		parse_label(&cursor);
+	else if (strcmp(keyword, "count") == 0)
+		parse_count(&cursor);
+	else if (strcmp(keyword, "time") == 0)
+		parse_time(&cursor);
+	else if (strcmp(keyword, "note") == 0)
+		parse_note(&cursor);
+	else
+		input_error("unknown keyword '%.40s' (want run, label, count, time or note)",
+			    keyword);
+}
+
+static void parse_target_line(char *line)
+{
+	static size_t allocated;
+	char *cursor = line;
+	const char *keyword = next_field(&cursor);
+	struct target *t;
+	const char *op;
+
+	if (!keyword || keyword[0] == '#')
+		return;
+	if (strcmp(keyword, "target") != 0)
+		input_error("unknown keyword '%.40s' (want target)", keyword);
+	if (n_targets == MAX_ENTRIES)
+		input_error("more than %d targets", MAX_ENTRIES);
+	targets = grow(targets, &allocated, n_targets, sizeof(*targets));
+	t = &targets[n_targets];
+	strcpy(t->numerator, parse_name(&cursor, "numerator method"));
+	strcpy(t->denominator, parse_name(&cursor, "denominator method"));
+	op = required_field(&cursor, "operator");
+	if (strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
+		input_error("operator '%.40s' is not <= or >=", op);
+	t->at_most = op[0] == '<';
+	t->value = parse_decimal(&cursor, "target value", t->value_text,
+				 sizeof(t->value_text));
+	t->text = copy_string(required_text(&cursor, "target description"));
+	n_targets++;
+}
+
+static void parse_file(const char *path, void (*parse)(char *line))
+{
+	static char line[MAX_LINE + 1];
+	FILE *file = fopen(path, "r");
+
+	current_file = path;
+	current_line = 0;
+	if (!file) {
+		fprintf(stderr, "benchstat: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	while (read_line(file, line))
+		parse(line);
+	fclose(file);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sort_runs(void)
+{
+	size_t i;
+
+	for (i = 0; i < n_methods; i++) {
+		struct method *m = &methods[i];
+		size_t n = m->runs;
+
+		if (n == 0)
+			continue;
+		qsort(m->ns_per_iter, n, sizeof(double), compare_doubles);
+		m->median = n % 2 ? m->ns_per_iter[n / 2] :
+			(m->ns_per_iter[n / 2 - 1] + m->ns_per_iter[n / 2]) / 2;
+	}
+}
+
+static double fastest(const struct method *m)
+{
+	return m->ns_per_iter[0];
+}
+
+static double slowest(const struct method *m)
+{
+	return m->ns_per_iter[m->runs - 1];
+}
+
+static struct ratio ratio_between(const struct method *num,
+				  const struct method *den)
+{
+	struct ratio r = { false, 0, 0, 0 };
+
+	if (!num || !den || num->runs == 0 || den->runs == 0)
+		return r;
+	r.measured = true;
+	r.median = num->median / den->median;
+	r.lo = fastest(num) / slowest(den);
+	r.hi = slowest(num) / fastest(den);
+	return r;
+}
+
+static struct ratio target_ratio(const struct target *t)
+{
+	return ratio_between(find_method(t->numerator),
+			     find_method(t->denominator));
+}
+
+static bool satisfies(const struct target *t, double ratio)
+{
+	return t->at_most ? ratio <= t->value : ratio >= t->value;
+}
+
+static enum verdict judge(const struct target *t, struct ratio r)
+{
+	/* The claim is a half-line, so checking both ends covers the range. */
+	if (!r.measured)
+		return NOT_MEASURED;
+	if (satisfies(t, r.median) && satisfies(t, r.lo) && satisfies(t, r.hi))
+		return MET;
+	if (!satisfies(t, r.median) && !satisfies(t, r.lo) &&
+	    !satisfies(t, r.hi))
+		return MISSED;
+	return TOO_WIDE;
+}
+
+static bool count_mismatch(const struct method *m)
+{
+	return m->count_line && m->counted != m->expected;
+}
+
+static void format_range(char *buf, size_t size, struct ratio r)
+{
+	if (r.measured)
+		snprintf(buf, size, "%.3f-%.3f", r.lo, r.hi);
+	else
+		snprintf(buf, size, "-");
+}
+
+/*
+ * Prints text starting at column col, breaking between words before
+ * REPORT_WIDTH; continuation lines start at column indent.
+ */
+static void print_wrapped(const char *text, int col, int indent)
+{
+	bool word_on_line = false;
+	const char *p = text + strspn(text, BLANKS);
+
+	while (*p) {
+		int len = (int)strcspn(p, BLANKS);	/* <= MAX_LINE */
+
+		if (word_on_line && col + 1 + len > REPORT_WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+			word_on_line = false;
+		}
+		col += printf("%s%.*s", word_on_line ? " " : "", len, p);
+		word_on_line = true;
+		p += len;
+		p += strspn(p, BLANKS);
+	}
+	putchar('\n');
+}
+
+/* Width of the "num/den" column; the ratios section adds method/baseline. */
+static int pair_width(bool with_baseline_pairs)
+{
+	int width = (int)strlen("target");
+	size_t i;
+
+	for (i = 0; i < n_targets; i++) {
+		int w = (int)(strlen(targets[i].numerator) +
+			      strlen(targets[i].denominator) + 1);
+
+		if (w > width)
+			width = w;
+	}
+	for (i = 0; with_baseline_pairs && i < n_methods; i++) {
+		int w = (int)strlen(methods[i].name) + (int)strlen("/baseline");
+
+		if (w > width)
+			width = w;
+	}
+	return width;
+}
+
+/*
+ * The description goes on its own line under each row: beside the numbers
+ * and the event counts it would push the table past REPORT_WIDTH.
+ */
+static void print_method_table(void)
+{
+	const struct method *baseline = find_method("baseline");
+	int name_width = (int)strlen("method");
+	size_t i;
+
+	for (i = 0; i < n_methods; i++)
+		if ((int)strlen(methods[i].name) > name_width)
+			name_width = (int)strlen(methods[i].name);
+	printf("%-*s %5s %10s %8s %8s %8s %7s %11s  events\n", name_width,
+	       "method", "runs", "iterations", "median", "min", "max",
+	       "spread", "x baseline");
+	for (i = 0; i < n_methods; i++) {
+		const struct method *m = &methods[i];
+		struct ratio r = ratio_between(m, baseline);
+
+		printf("%-*s %5zu", name_width, m->name, m->runs);
+		if (m->runs)
+			printf(" %10llu %8.2f %8.2f %8.2f %6.1f%%", m->iterations,
+			       m->median, fastest(m), slowest(m),
+			       100 * (slowest(m) - fastest(m)) / m->median);
+		else
+			printf(" %10s %8s %8s %8s %7s", "-", "-", "-", "-", "-");
+		if (r.measured)
+			printf(" %11.3f", r.median);
+		else
+			printf(" %11s", "-");
+		if (m->count_line)
+			printf("  %llu/%llu%s\n", m->counted, m->expected,
+			       count_mismatch(m) ? " MISMATCH" : "");
+		else
+			printf("  -\n");
+		if (m->label) {
+			printf("    ");
+			print_wrapped(m->label, 4, 4);
+		}
+	}
+}
+
+static void describe_verdict(char *buf, size_t size, const struct target *t,
+			     struct ratio r)
+{
+	const struct method *num = find_method(t->numerator);
+
+	switch (judge(t, r)) {
+	case MET:
+		snprintf(buf, size, "met");
+		break;
+	case MISSED:
+		snprintf(buf, size, "missed by %.1f%%",
+			 100 * fabs(r.median - t->value) / t->value);
+		break;
+	case TOO_WIDE:
+		snprintf(buf, size, "spread too wide to support (median %s it)",
+			 satisfies(t, r.median) ? "meets" : "misses");
+		break;
+	case NOT_MEASURED:
+		snprintf(buf, size, "not measured (no runs of %s)",
+			 num && num->runs ? t->denominator : t->numerator);
+		break;
+	}
+}
+
+/* Columns sized to their content: the verdict text needs the room. */
+static void print_targets(void)
+{
+	int width = pair_width(false), range_width = 5, want_width = 4;
+	char range[64], pair[2 * MAX_NAME + 2], want[40], ratio[32], verdict[80];
+	size_t i;
+
+	printf("\nTargets\n");
+	if (n_targets == 0) {
+		printf("(none)\n");
+		return;
+	}
+	for (i = 0; i < n_targets; i++) {
+		struct ratio r = target_ratio(&targets[i]);
+		int w = (int)strlen(targets[i].value_text) + 3;
+
+		format_range(range, sizeof(range), r);
+		if ((int)strlen(range) > range_width)
+			range_width = (int)strlen(range);
+		if (w > want_width)
+			want_width = w;
+	}
+	printf("%-*s %7s  %-*s  %-*s  verdict\n", width, "target", "ratio",
+	       range_width, "range", want_width, "want");
+	for (i = 0; i < n_targets; i++) {
+		const struct target *t = &targets[i];
+		struct ratio r = target_ratio(t);
+		int col;
+
+		snprintf(pair, sizeof(pair), "%s/%s", t->numerator,
+			 t->denominator);
+		snprintf(want, sizeof(want), "%s %s", t->at_most ? "<=" : ">=",
+			 t->value_text);
+		snprintf(ratio, sizeof(ratio), r.measured ? "%.3f" : "-",
+			 r.median);
+		format_range(range, sizeof(range), r);
+		describe_verdict(verdict, sizeof(verdict), t, r);
+		col = printf("%-*s %7s  %-*s  %-*s  ", width, pair, ratio,
+			     range_width, range, want_width, want);
+		print_wrapped(verdict, col, col);
+		printf("    ");
+		print_wrapped(t->text, 4, 4);
+	}
+}
+
+static void print_ratio_row(int width, const char *num, const char *den,
+			    struct ratio r)
+{
+	char pair[2 * MAX_NAME + 2], range[64];
+
+	snprintf(pair, sizeof(pair), "%s/%s", num, den);
+	format_range(range, sizeof(range), r);
+	printf("%-*s %7.3f  %s\n", width, pair, r.median, range);
+}
+
+static void print_ratios(void)
+{
+	const struct method *baseline = find_method("baseline");
+	int width = pair_width(true);
+	size_t i, j;
+
+	printf("\nRatios between methods (median ratio; range = fastest/slowest to slowest/fastest run)\n");
+	printf("%-*s %7s  %s\n", width, "methods", "ratio", "range");
+	for (i = 0; i < n_methods; i++) {
+		struct ratio r = ratio_between(&methods[i], baseline);
+
+		if (r.measured)
+			print_ratio_row(width, methods[i].name, "baseline", r);
+	}
+	for (i = 0; i < n_targets; i++) {
+		const struct target *t = &targets[i];
+		struct ratio r = target_ratio(t);
+		bool shown = strcmp(t->denominator, "baseline") == 0;
+
+		for (j = 0; j < i && !shown; j++)
+			shown = strcmp(targets[j].numerator, t->numerator) == 0 &&
+				strcmp(targets[j].denominator, t->denominator) == 0;
+		if (r.measured && !shown)
+			print_ratio_row(width, t->numerator, t->denominator, r);
+	}
+}
+
+static void print_timings_and_notes(void)
+{
+	int width = (int)strlen("what");
+	size_t i;
+
+	if (n_timings) {
+		for (i = 0; i < n_timings; i++)
+			if ((int)strlen(timings[i].text) > width)
+				width = (int)strlen(timings[i].text);
+		if (width > REPORT_WIDTH - 11)
+			width = REPORT_WIDTH - 11;
+		printf("\nOther timings\n%-*s %10s\n", width, "what", "seconds");
+		for (i = 0; i < n_timings; i++) {
+			if ((int)strlen(timings[i].text) > width) {
+				print_wrapped(timings[i].text, 0, 0);
+				printf("%-*s", width, "");
+			} else {
+				printf("%-*s", width, timings[i].text);
+			}
+			printf(" %10.2f\n", timings[i].seconds);
+		}
+	}
+	if (n_notes) {
+		printf("\nNotes\n");
+		for (i = 0; i < n_notes; i++)
+			printf("%s\n", notes[i]);
+	}
+}
+
+static void print_report(const char *title)
+{
+	printf("Markers benchmark: ns per loop iteration (QEMU TCG: only ratios are claimed, not absolute times)\n");
+	if (title)
+		printf("%s\n", title);
+	putchar('\n');
+	print_method_table();
+	print_targets();
+	print_ratios();
+	print_timings_and_notes();
+}
+
+static void print_tsv(void)
+{
+	static const char *const verdict_words[] = {
+		[MET] = "met", [MISSED] = "missed", [TOO_WIDE] = "too-wide",
+		[NOT_MEASURED] = "not-measured",
+	};
+	const struct method *baseline = find_method("baseline");
+	size_t i;
+
+	for (i = 0; i < n_methods; i++) {
+		const struct method *m = &methods[i];
+		struct ratio r = ratio_between(m, baseline);
+
+		if (m->runs == 0) {
+			printf("method\t%s\t0\t-\t-\t-\t-\n", m->name);
+			continue;
+		}
+		printf("method\t%s\t%zu\t%.6f\t%.6f\t%.6f\t", m->name, m->runs,
+		       m->median, fastest(m), slowest(m));
+		if (r.measured)
+			printf("%.6f\n", r.median);
+		else
+			printf("-\n");
+	}
+	for (i = 0; i < n_methods; i++)
+		if (methods[i].count_line)
+			printf("count\t%s\t%llu\t%llu\t%s\n", methods[i].name,
+			       methods[i].expected, methods[i].counted,
+			       count_mismatch(&methods[i]) ? "MISMATCH" : "ok");
+	for (i = 0; i < n_targets; i++) {
+		const struct target *t = &targets[i];
+		struct ratio r = target_ratio(t);
+
+		printf("target\t%s\t%s\t", t->numerator, t->denominator);
+		if (r.measured)
+			printf("%.6f\t%.6f\t%.6f\t", r.median, r.lo, r.hi);
+		else
+			printf("-\t-\t-\t");
+		printf("%s\t%s\t%s\n", t->at_most ? "<=" : ">=", t->value_text,
+		       verdict_words[judge(t, r)]);
+	}
+}
+
+/* Single quotes: gnuplot expands `command` inside double-quoted strings. */
+static void put_gnuplot_string(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", out);
+		else
+			fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
+	}
+	fputc('\'', out);
+}
+
+static bool write_chart_files(const char *data_path, const char *script_path,
+			      const char *title)
+{
+	FILE *data = fopen(data_path, "w");
+	FILE *script = data ? fopen(script_path, "w") : NULL;
+	double low = INFINITY, high = 0;
+	size_t i, bars = 0;
+	bool ok;
+
+	if (!script) {
+		if (data)
+			fclose(data);
+		return false;
+	}
+	for (i = 0; i < n_methods; i++) {
+		const struct method *m = &methods[i];
+
+		if (m->runs == 0)
+			continue;
+		fprintf(data, "%s %.9g %.9g %.9g\n", m->name, m->median,
+			fastest(m), slowest(m));
+		low = fmin(low, fastest(m));
+		high = fmax(high, slowest(m));
+		bars++;
+	}
+	fprintf(script,
+		"set terminal svg size 1000,600 noenhanced font 'sans,11' background '#ffffff'\n"
+		"set title ");
+	put_gnuplot_string(script, "Markers benchmark (QEMU TCG): ns per iteration, median with min-max");
+	if (title) {
+		fputs(" . \"\\n\" . ", script);
+		put_gnuplot_string(script, title);
+	}
+	/* Log scale: kprobe-based methods can be 100x the baseline. */
+	fprintf(script, "\n"
+		"set logscale y\nset yrange [%.9g:%.9g]\n"
+		"set ylabel 'ns per loop iteration (log scale)'\n"
+		"set xrange [-0.6:%.1f]\nset xtics rotate by 40 right nomirror\n"
+		"set grid ytics\nset key off\nset boxwidth 0.7\n"
+		"set style fill solid 0.5 border -1\n"
+		"plot 'bars.dat' using 0:2:xtic(1) with boxes notitle lc rgb '#4c72b0', \\\n"
+		"     '' using 0:2:3:4 with yerrorbars notitle ps 0 lw 1.5 lc rgb '#000000', \\\n"
+		"     '' using 0:4:(sprintf('%%.1f', $2)) with labels notitle offset 0,0.8 font ',9'\n",
+		low / 2, high * 4, (double)bars - 0.6);
+	ok = !ferror(data) && !ferror(script);
+	ok = (fclose(data) == 0) && ok;
+	ok = (fclose(script) == 0) && ok;
+	return ok;
+}
+
+/* Runs gnuplot in dir with stdout redirected to svg_fd; true on success. */
+static bool run_gnuplot(const char *dir, int svg_fd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (dup2(svg_fd, STDOUT_FILENO) < 0 || chdir(dir) < 0)
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "chart.gp", (char *)NULL);
+		fprintf(stderr, "benchstat: cannot run gnuplot: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int write_chart(const char *svg_path, const char *title)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[MAX_LINE], data_path[MAX_LINE + 16], script_path[MAX_LINE + 16];
+	int svg_fd;
+	bool ok;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/benchstat.XXXXXX", tmp) >=
+	    sizeof(dir)) {
+		fprintf(stderr, "benchstat: TMPDIR is too long\n");
+		return 1;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "benchstat: cannot create a directory in %s: %s\n",
+			tmp, strerror(errno));
+		return 1;
+	}
+	snprintf(data_path, sizeof(data_path), "%s/bars.dat", dir);
+	snprintf(script_path, sizeof(script_path), "%s/chart.gp", dir);
+	ok = write_chart_files(data_path, script_path, title);
+	if (!ok)
+		fprintf(stderr, "benchstat: cannot write gnuplot input in %s: %s\n",
+			dir, strerror(errno));
+	svg_fd = ok ? open(svg_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			   0644) : -1;
+	if (ok && svg_fd < 0) {
+		fprintf(stderr, "benchstat: %s: %s\n", svg_path, strerror(errno));
+		ok = false;
+	}
+	if (ok) {
+		ok = run_gnuplot(dir, svg_fd);
+		ok = (close(svg_fd) == 0) && ok;
+		if (!ok) {
+			fprintf(stderr, "benchstat: gnuplot failed; no chart written to %s\n",
+				svg_path);
+			unlink(svg_path);
+		}
+	}
+	unlink(data_path);
+	unlink(script_path);
+	rmdir(dir);
+	return ok ? 0 : 1;
+}
+
+static void free_everything(void)
+{
+	size_t i;
+
+	for (i = 0; i < n_methods; i++) {
+		free(methods[i].label);
+		free(methods[i].ns_per_iter);
+	}
+	for (i = 0; i < n_timings; i++)
+		free(timings[i].text);
+	for (i = 0; i < n_notes; i++)
+		free(notes[i]);
+	for (i = 0; i < n_targets; i++)
+		free(targets[i].text);
+	free(methods);
+	free(timings);
+	free(notes);
+	free(targets);
+}
+
+static noreturn void usage(const char *problem)
+{
+	fprintf(stderr, "benchstat: %s\n"
+		"usage: benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE\n",
+		problem);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *svg_path = NULL, *title = NULL;
+	bool tsv = false;
+	size_t i;
+	int argi, status = 0;
+
+	for (argi = 1; argi < argc && argv[argi][0] == '-' && argv[argi][1]; argi++) {
+		const char *opt = argv[argi];
+
+		if (strcmp(opt, "--") == 0) {
+			argi++;
+			break;
+		} else if (strcmp(opt, "--tsv") == 0) {
+			tsv = true;
+		} else if (strcmp(opt, "--svg") == 0 && argi + 1 < argc) {
+			svg_path = argv[++argi];
+		} else if (strcmp(opt, "--title") == 0 && argi + 1 < argc) {
+			title = argv[++argi];
+		} else if (strcmp(opt, "--help") == 0) {
+			printf("usage: benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE\n"
+			       "The input formats are described at the top of benchstat.c.\n");
+			return 0;
+		} else {
+			usage("unknown option or missing argument");
+		}
+	}
+	if (argc - argi != 2)
+		usage("need exactly two files: RAW_FILE TARGETS_FILE");
+
+	parse_file(argv[argi], parse_raw_line);
+	for (i = 0; i < n_methods && methods[i].runs == 0; i++)
+		;
+	if (i == n_methods) {
+		if (current_line == 0)
+			current_line = 1;
+		input_error("no 'run' line: nothing was measured");
+	}
+	parse_file(argv[argi + 1], parse_target_line);
+	sort_runs();
+
+	if (tsv)
+		print_tsv();
+	else
+		print_report(title);
+	if (svg_path)
+		status = write_chart(svg_path, title);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "benchstat: writing the report: %s\n", strerror(errno));
+		status = 1;
+	}
+	free_everything();
+	return status;
+}

@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests for benchstat.  Usage: tests/run-tests.sh [PATH/TO/benchstat]
+# Prints TAP lines "ok N - ..." / "not ok N - ..." and a final
+# "N passed, N failed" line; exits non-zero if any test failed.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:-$here/../benchstat}
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+if [ ! -x "$bin" ]; then
+	echo "Bail out! $bin is not executable (run make first)"
+	exit 1
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/benchstat-tests.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+W=$T/work
+mkdir "$W"
+NO_TARGETS=$W/none.targets
+: >"$NO_TARGETS"
+
+n=0 pass=0 fail=0 rc=0
+
+ok() {
+	n=$((n + 1)) pass=$((pass + 1))
+	echo "ok $n - $1"
+}
+
+notok() {
+	n=$((n + 1)) fail=$((fail + 1))
+	echo "not ok $n - $1"
+	shift
+	local l
+	for l in "$@"; do
+		echo "#   $l"
+	done
+	echo "#   exit status: $rc"
+	sed 's/^/#   stdout: /' "$T/out" | head -20
+	sed 's/^/#   stderr: /' "$T/err" | head -20
+}
+
+# run CMD...: sets rc, stdout in $T/out, stderr in $T/err.  A sanitizer
+# report turns any exit status into 99 so that no expectation can match it.
+run() {
+	set +e
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+	if grep -qE 'Sanitizer|runtime error:' "$T/err"; then
+		rc=99
+	fi
+}
+
+# check NAME COMMAND...: ok if the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		notok "$name" "check failed: $*"
+	fi
+}
+
+# has_line LINE: the last run exited 0 and printed LINE exactly.
+has_line() {
+	[ "$rc" -eq 0 ] && grep -qxF -- "$1" "$T/out"
+}
+
+# has_text REGEX: the last run exited 0 and stdout matches REGEX.
+has_text() {
+	[ "$rc" -eq 0 ] && grep -qE -- "$1" "$T/out"
+}
+
+# expect_bad NAME WHERE REGEX CMD...: exit 2, no stdout, and stderr is
+# "benchstat: WHERE: ..." (WHERE is FILE:LINE) matching the extended REGEX.
+expect_bad() {
+	local name=$1 where=$2 re=$3 first
+	shift 3
+	run "$@"
+	first=$(head -n 1 "$T/err")
+	if [ "$rc" -ne 2 ]; then
+		notok "$name" "expected exit status 2"
+	elif [ -s "$T/out" ]; then
+		notok "$name" "unexpected stdout"
+	elif [ "${first#"benchstat: $where: "}" = "$first" ]; then
+		notok "$name" "stderr does not start with 'benchstat: $where: '"
+	elif ! grep -qE -- "$re" "$T/err"; then
+		notok "$name" "stderr does not match /$re/"
+	else
+		ok "$name"
+	fi
+}
+
+# bad_raw NAME LINE REGEX CONTENT: RAW_FILE with CONTENT is rejected at LINE.
+bad_raw() {
+	printf '%s' "$4" >"$W/bad.raw"
+	expect_bad "$1" "$W/bad.raw:$2" "$3" "$bin" "$W/bad.raw" "$NO_TARGETS"
+}
+
+# bad_target NAME LINE REGEX CONTENT: TARGETS_FILE with CONTENT is rejected.
+bad_target() {
+	printf '%s' "$4" >"$W/bad.targets"
+	expect_bad "$1" "$W/bad.targets:$2" "$3" \
+		"$bin" "$here/verdicts.raw" "$W/bad.targets"
+}
+
+TAB=$'\t'
+echo "# binary: $bin"
+
+# ---- statistics -------------------------------------------------------
+run "$bin" --tsv "$here/stats.raw" "$NO_TARGETS"
+check "odd run count: median, min, max of ns/iter (10 10.5 11 12 13)" \
+	has_line "method${TAB}baseline${TAB}5${TAB}11.000000${TAB}10.000000${TAB}13.000000${TAB}1.000000"
+check "even run count: median is the mean of the middle two; ratio to baseline" \
+	has_line "method${TAB}even${TAB}4${TAB}23.000000${TAB}20.000000${TAB}26.000000${TAB}2.090909"
+check "single run: median = min = max, ratio below 1" \
+	has_line "method${TAB}single${TAB}1${TAB}7.500000${TAB}7.500000${TAB}7.500000${TAB}0.681818"
+check "labelled method without runs is listed with 0 runs" \
+	has_line "method${TAB}skipped${TAB}0${TAB}-${TAB}-${TAB}-${TAB}-"
+check "methods in order of first appearance" \
+	test "$(cut -f2 "$T/out" | tr '\n' ' ')" = "baseline even single skipped "
+
+run "$bin" "$here/stats.raw" "$NO_TARGETS"
+baseline_row_then_label() {
+	has_text '^baseline +5 +1000 +11\.00 +10\.00 +13\.00 +27\.3% +1\.000 +-$' &&
+		grep -A1 '^baseline ' "$T/out" | grep -qx '    empty loop'
+}
+check "text report: baseline row with spread 27.3%, its label below" \
+	baseline_row_then_label
+check "text report: ratio with range in 'Ratios between methods'" \
+	has_text '^even/baseline +2\.091 +1\.538-2\.600$'
+
+sed 's/^baseline/base/; s/ baseline / base /' "$here/stats.raw" >"$W/nobase.raw"
+run "$bin" --tsv "$W/nobase.raw" "$NO_TARGETS"
+check "no baseline method: ratio to baseline is '-'" \
+	has_line "method${TAB}even${TAB}4${TAB}23.000000${TAB}20.000000${TAB}26.000000${TAB}-"
+
+# ---- verdicts ---------------------------------------------------------
+run "$bin" --tsv "$here/verdicts.raw" "$here/verdicts.targets"
+check "met, with the ratio exactly at the limit" \
+	has_line "target${TAB}same${TAB}baseline${TAB}1.000000${TAB}1.000000${TAB}1.000000${TAB}<=${TAB}1${TAB}met"
+check "met for >=" \
+	has_line "target${TAB}slow${TAB}baseline${TAB}1.210000${TAB}1.210000${TAB}1.210000${TAB}>=${TAB}1.2${TAB}met"
+check "too wide: range 0.90-1.15 straddles 1.10" \
+	has_line "target${TAB}wide${TAB}baseline${TAB}1.000000${TAB}0.900000${TAB}1.150000${TAB}<=${TAB}1.10${TAB}too-wide"
+check "not measured, numerator or denominator without runs" \
+	test "$(grep -c "${TAB}not-measured\$" "$T/out")" -eq 2
+
+run "$bin" "$here/verdicts.raw" "$here/verdicts.targets"
+check "missed by 10.0% (1.21 against <= 1.10)" \
+	has_text '^slow/baseline +1\.210 +1\.210-1\.210 +<= 1\.10 +missed by 10\.0%$'
+check "missed by 72.5% (0.826 against >= 3)" \
+	has_text '^baseline/slow +0\.826 +0\.826-0\.826 +>= 3 +missed by 72\.5%$'
+too_wide_both_ways() {
+	has_text '^wide/baseline .* spread too wide to support \(median meets it\)$' &&
+		has_text '^wide-slow/baseline .* spread too wide to support \(median misses it\)$'
+}
+check "too wide, median meets it / median misses it" too_wide_both_ways
+only_wide_mismatches() {
+	has_text '^wide .* 2/3 MISMATCH$' && has_text '^slow .* 3/3$' &&
+		[ "$(grep -c MISMATCH "$T/out")" -eq 1 ]
+}
+check "count mismatch flagged MISMATCH on that method only, exit 0" \
+	only_wide_mismatches
+
+# ---- malformed input: exit 2 and FILE:LINE ----------------------------
+bad_raw "unknown keyword" 2 "unknown keyword 'bogus'" \
+	$'run baseline 10 100\nbogus baseline 10 100\n'
+bad_raw "missing field" 1 "missing nanoseconds" $'run baseline 10\n'
+bad_raw "non-numeric field" 1 "'12x' is not a whole number" \
+	$'run baseline 10 12x\n'
+bad_raw "negative number" 1 "not a whole number" $'run baseline 10 -5\n'
+bad_raw "zero iterations" 1 "iterations must be at least 1" \
+	$'run baseline 0 100\n'
+bad_raw "overflowing nanoseconds (99999999999999999999999)" 1 "larger than" \
+	$'run baseline 10 99999999999999999999999\n'
+bad_raw "iterations above 10^12" 1 "iterations .* is larger than" \
+	$'run baseline 1000000000001 5\n'
+bad_raw "line of 5000 characters" 2 "line longer than 4096" \
+	"$(printf 'run baseline 1 5\nnote %05000d' 0)"
+bad_raw "runs of one method with differing iteration counts" 3 \
+	"baseline: 20 iterations, but its run on line 1 had 10" \
+	$'run baseline 10 100\nrun other 20 100\nrun baseline 20 100\n'
+bad_raw "empty file" 1 "no 'run' line" ""
+bad_raw "file without a run line" 2 "no 'run' line" \
+	$'# nothing measured\nlabel baseline empty loop\n'
+bad_raw "method name with capitals" 1 "'Baseline' is not 1-40 characters" \
+	$'run Baseline 10 100\n'
+bad_raw "extra field" 1 "unexpected field '7'" $'run baseline 10 100 7\n'
+bad_raw "second count line for a method" 3 "second count for baseline" \
+	$'run baseline 10 100\ncount baseline 10 10\ncount baseline 10 9\n'
+printf 'run baseline 10 100\nrun baseline 10 1\0000\n' >"$W/nul.raw"
+expect_bad "NUL byte inside a line" "$W/nul.raw:2" "control character 0x00" \
+	"$bin" "$W/nul.raw" "$NO_TARGETS"
+
+garbage_ok=yes
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	head -c 2000 /dev/urandom >"$W/garbage.raw"
+	run "$bin" "$W/garbage.raw" "$NO_TARGETS"
+	if [ "$rc" -ne 2 ] ||
+		! grep -qE "^benchstat: $W/garbage.raw:[0-9]+: " "$T/err"; then
+		garbage_ok=no
+		cp "$W/garbage.raw" "$T/garbage-$i.raw"
+		break
+	fi
+done
+check "10 files of random bytes: exit 2 with FILE:LINE, no crash" \
+	test "$garbage_ok" = yes
+
+bad_target "target with an unknown operator" 2 "operator '<' is not <= or >=" \
+	$'# c\ntarget same baseline < 1 x\n'
+bad_target "target value that is not a plain decimal" 1 "'1e3' is not a decimal" \
+	$'target same baseline <= 1e3 x\n'
+bad_target "target without its description" 1 "missing target description" \
+	$'target same baseline <= 1.5\n'
+expect_bad "missing input file" "$W/absent.raw" "No such file" \
+	"$bin" "$W/absent.raw" "$NO_TARGETS"
+
+# ---- accepted edge cases ----------------------------------------------
+{
+	printf 'run baseline 10 100\r\n'
+	printf 'note %04091d\n' 0
+} >"$W/edge.raw"
+run "$bin" "$W/edge.raw" "$NO_TARGETS"
+check "CRLF line ending and a line of exactly 4096 bytes are accepted" \
+	has_text '^0{4091}$'
+
+# ---- the sample and the chart -----------------------------------------
+run "$bin" --title "sample" "$here/sample.raw" "$here/sample.targets"
+check "sample report: exit 0, 14 methods, no line wider than 110" \
+	test "$rc" -eq 0 -a \
+	"$(grep -cE '^[a-z0-9-]+ +5 +1000000 ' "$T/out")" -eq 14 -a \
+	"$(awk 'length > 110' "$T/out" | wc -l)" -eq 0
+
+mkdir "$W/tmp"
+run env TMPDIR="$W/tmp" "$bin" --svg "$W/chart.svg" --title "test title" \
+	"$here/sample.raw" "$here/sample.targets"
+check "--svg writes an SVG naming every method, and the title" \
+	test "$rc" -eq 0 -a -s "$W/chart.svg" -a \
+	"$(head -c 5 "$W/chart.svg")" = "<?xml" -a \
+	"$(grep -coE '>(baseline|nop5|marker-off|tracepoint-off|marker-probe|tracepoint-probe|stap-mark|stap-trace|stap-kprobe|bpftrace-marker|bpftrace-tracepoint|bpftrace-kprobe|perf-marker|perf-tracepoint)<' "$W/chart.svg")" -eq 14
+title_and_no_leftovers() {
+	grep -q 'test title' "$W/chart.svg" && [ -z "$(ls -A "$W/tmp")" ]
+}
+check "--svg also names the title and leaves no temporary files" \
+	title_and_no_leftovers
+
+mkdir "$W/bin"
+printf '#!/bin/sh\necho "gnuplot: broken" >&2\nexit 3\n' >"$W/bin/gnuplot"
+chmod +x "$W/bin/gnuplot"
+run env PATH="$W/bin:$PATH" TMPDIR="$W/tmp" "$bin" --svg "$W/broken.svg" \
+	"$here/sample.raw" "$here/sample.targets"
+failed_cleanly() {
+	[ "$rc" -eq 1 ] && [ ! -e "$W/broken.svg" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+		grep -q 'gnuplot failed' "$T/err"
+}
+check "failing gnuplot: exit 1, says so, removes the partial chart" \
+	failed_cleanly
+
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
