@@ -32,7 +32,9 @@ one_run() {
 }
 
 # Interleaved rounds, so that a slow moment of the host hits every method
-# of the round alike rather than all runs of one.
+# of the round alike rather than all runs of one; each round starts one
+# method further on, so that no method always runs right after the same
+# other one (the emulator's state after a run is part of the next).
 loops() {
 	local iterations=$1 runs=$2 round pair
 	shift 2
@@ -41,6 +43,7 @@ loops() {
 			one_run "${pair%%:*}" "${pair#*:}" "$iterations"
 		done
 		echo "bench: round $round of $runs: $*" >&2
+		set -- "${@:2}" "$1"
 	done
 }
 
