@@ -5,7 +5,17 @@ cd "$(dirname "$0")/../.."
 project_dir=$PWD
 # shellcheck disable=SC2034 # for the tests that source this
 vm=$project_dir/guest-image/vm
-kbuild=$(readlink -f build/linux)
+# KM_FLAVOUR=debug (make check-debug) runs the same tests on the debug
+# kernel: its tree, its guest image and the test modules built for it.
+case ${KM_FLAVOUR:-main} in
+main) flavour_suffix= ;;
+debug) flavour_suffix=-debug ;;
+*) echo "not ok - KM_FLAVOUR must be main or debug, not '$KM_FLAVOUR'"; exit 1 ;;
+esac
+kbuild=$(readlink -f "build/linux$flavour_suffix")
+# shellcheck disable=SC2034 # for the tests that source this
+mods=$project_dir/build/test-modules$flavour_suffix
+export VM_KBUILD=$kbuild VM_IMAGE=$project_dir/build/guest$flavour_suffix.img
 # shellcheck disable=SC2034
 release=$(cat "$kbuild/include/config/kernel.release" 2>/dev/null || echo unknown)
 
@@ -28,12 +38,34 @@ check() {
 	shift
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
-# Exit with the number of failures reported (capped), for the runner.
-finish() { exit $((tap_failures > 100 ? 100 : tap_failures)); }
+# figure TEXT: a figure of the run (cycles done, events expected and
+# counted, faults injected), which tests/run passes on to the summary.
+figure() { echo "# figure: $*"; }
+
+# Exit with the number of failures reported (capped), for the runner. A
+# test whose guests ran is also a check that the kernel reported nothing
+# (BUG, WARNING, Oops, lockdep, KASAN, kmemleak: guest-image/vm logs each
+# run and each report to VM_REPORT_LOG), whether or not the test looked
+# at the exit status of those runs.
+finish() {
+	local runs reports
+	if [ -s "$VM_REPORT_LOG" ]; then
+		runs=$(grep -c '^run ' "$VM_REPORT_LOG")
+		reports=$(grep -c '^report ' "$VM_REPORT_LOG" || true)
+		if [ "$reports" = 0 ]; then
+			ok "the kernel reported no problem in this test's $runs guest run(s)"
+		else
+			sed 's/^/# /' "$VM_REPORT_LOG"
+			not_ok "the kernel reported a problem in $reports of this test's $runs guest run(s)"
+		fi
+	fi
+	exit $((tap_failures > 100 ? 100 : tap_failures))
+}
 
 # The scratch directory of a test, removed at exit.
 scratch=$(mktemp -d /tmp/markers-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
+export VM_REPORT_LOG=$scratch/vm-runs
 
 # lacks PATTERN FILE: FILE has no line matching PATTERN (binary files too).
 lacks() { ! grep -a -q -e "$1" "$2"; }
