@@ -27,8 +27,26 @@ root_key() {
 
 root_dir() { printf '%s/root-%s\n' "$cache_dir" "$(root_key)"; }
 
+# The kernel's flavour: "main" (the guest's kernel, config fragments
+# kernel/config/*.config) or "debug" (the same plus
+# kernel/config/debug/*.config: lockdep, KASAN, kmemleak), for make
+# check-debug. Set KM_FLAVOUR, or give it to the functions below.
+kernel_flavour() {
+	case ${1:-${KM_FLAVOUR:-main}} in
+	main | debug) echo "${1:-${KM_FLAVOUR:-main}}" ;;
+	*) die "the kernel flavour is main or debug, not '${1:-$KM_FLAVOUR}'" ;;
+	esac
+}
+
+# The config fragments of flavour $1, in the order they are merged.
+config_fragments() {
+	printf '%s\n' "$project_dir"/kernel/config/*.config
+	[ "$(kernel_flavour "${1:-}")" = main ] || printf '%s\n' "$project_dir"/kernel/config/debug/*.config
+}
+
 kernel_key() {
-	local series=$project_dir/kernel/patches/series
+	local series=$project_dir/kernel/patches/series flavour
+	flavour=$(kernel_flavour "${1:-}")
 	{
 		dpkg-query -W -f='${Package} ${Version}\n' "$kernel_source_package"
 		# The toolchain in the build root, not the whole root: adding a
@@ -37,14 +55,23 @@ kernel_key() {
 			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
 		cat "$project_dir/kernel/build" "$series"
 		# How the tree is made and built
-		declare -f apply_series configure_kernel kernel_make kernel_build_timestamp
+		declare -f apply_series configure_kernel kernel_make kernel_build_timestamp config_fragments
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
 			while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
-		cat "$project_dir"/kernel/config/*.config
+		config_fragments "$flavour" | xargs cat
 	} | hash16
 }
 
-kernel_dir() { printf '%s/kernel-%s\n' "$cache_dir" "$(kernel_key)"; }
+# The cache directory of the kernel of flavour $1 (default: KM_FLAVOUR, main).
+kernel_dir() {
+	local flavour
+	flavour=$(kernel_flavour "${1:-}")
+	if [ "$flavour" = main ]; then
+		printf '%s/kernel-%s\n' "$cache_dir" "$(kernel_key main)"
+	else
+		printf '%s/kernel-%s-%s\n' "$cache_dir" "$flavour" "$(kernel_key "$flavour")"
+	fi
+}
 
 # Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
 # so the cache does not grow without bound as keys change.
@@ -131,15 +158,17 @@ kernel_make() {
 		"$@"
 }
 
-# Configure kernel tree $1: x86_64_defconfig + kvm_guest.config +
-# kernel/config/*.config, then check that every option the fragments ask
-# for stuck (merge_config.sh only warns when one does not: a missing
+# Configure kernel tree $1 for flavour $2: x86_64_defconfig +
+# kvm_guest.config + the flavour's fragments (config_fragments), then check
+# that every option the fragments ask for stuck, as the last fragment to
+# name it asked (merge_config.sh only warns when one does not: a missing
 # dependency or a typo; for us that is an error).
 configure_kernel() {
-	local tree=$1 line opt missing=0
+	local tree=$1 line opt missing=0 fragments
+	mapfile -t fragments < <(config_fragments "${2:-}")
 	kernel_make "$tree" -s x86_64_defconfig
 	kernel_make "$tree" --cmd scripts/kconfig/merge_config.sh -m .config \
-		kernel/configs/kvm_guest.config "$project_dir"/kernel/config/*.config >"$tree/.merge_config.log"
+		kernel/configs/kvm_guest.config "${fragments[@]}" >"$tree/.merge_config.log"
 	kernel_make "$tree" -s olddefconfig
 	while read -r line; do
 		case $line in
@@ -158,6 +187,10 @@ configure_kernel() {
 			fi
 			;;
 		esac
-	done < <(cat "$project_dir"/kernel/config/*.config)
+	done < <(cat "${fragments[@]}" | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { opt = $0; sub(/=.*/, "", opt) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { opt = $2 }
+		opt != "" { last[opt] = $0; order[++n] = opt; opt = "" }
+		END { for (i = 1; i <= n; i++) if (!(order[i] in seen)) { seen[order[i]] = 1; print last[order[i]] } }')
 	[ "$missing" = 0 ] || die "some requested config options did not stick (see above)"
 }

@@ -1,13 +1,11 @@
 #!/bin/bash
 # The series is bisectable: after each patch, the kernel (vmlinux and
-# modules, our guest config) builds. Then, with CONFIG_MARKERS=n, the files
-# the series touches and a module using trace_mark() still compile, and
-# trace_mark() leaves nothing behind in the object.
-#
-# The tree lives in the cache next to the kernel's, under the same key; a
-# patch whose build succeeded there is stamped, so a rerun for the very
-# same series, config and toolchain reports those stamps instead of
-# building every state again.
+# modules, our guest config) builds. kernel/build made the kernel we boot
+# that way, patch by patch in its tree, and stamped each state; this
+# reports those stamps. Then, with CONFIG_MARKERS=n, the files the series
+# touches and a module using trace_mark() still compile, and trace_mark()
+# leaves nothing behind in the object: in a tree of its own (the kernel's
+# must stay as it was built), kept in the cache under the kernel's key.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=guest-image/lib.sh
@@ -15,48 +13,39 @@
 
 final_config=$kbuild/.config
 [ -r "$final_config" ] || die "no configured kernel tree; run 'make kernel'"
-bdir=$cache_dir/bisect-$(kernel_key)
-tree=$bdir/linux
+kdir=$(kernel_dir main)
+[ "$kdir/linux" = "$kbuild" ] || die "build/linux is not the kernel of this checkout ($kdir); run 'make kernel'"
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series)
 n=${#patches[@]}
-
-# A run that was interrupted goes on where it stopped: .applied-N says
-# patch N is in the tree, .built-N that the tree built after it.
-if [ ! -e "$bdir/.applied-1" ]; then
-	rm -rf "$bdir"
-	mkdir -p "$bdir"
-	tar -xf "$kernel_source_tarball" -C "$bdir"
-	mv "$bdir/linux-source-6.1" "$tree"
-fi
+built=0
 for i in $(seq 1 "$n"); do
 	patch=${patches[$((i - 1))]}
-	if [ -e "$bdir/.built-$i" ]; then
-		ok "after patch $i ($patch) the kernel builds (stamped $(date -r "$bdir/.built-$i" '+%F %T'))"
-		continue
-	fi
-	if [ ! -e "$bdir/.applied-$i" ]; then
-		if ! patch -d "$tree" -p1 -s -N --batch <"kernel/patches/$patch"; then
-			not_ok "patch $i ($patch) applies"
-			break
-		fi
-		touch "$bdir/.applied-$i"
-	fi
-	# The final config, less the options this state does not know yet.
-	cp "$final_config" "$tree/.config"
-	start=$(date +%s)
-	if kernel_make "$tree" -s olddefconfig &&
-		kernel_make "$tree" -j"$(nproc)" vmlinux modules >"$bdir/build-$i.log" 2>&1; then
-		touch "$bdir/.built-$i"
-		ok "after patch $i ($patch) the kernel builds ($(($(date +%s) - start)) s)"
+	if [ -e "$kdir/.built-$i" ]; then
+		built=$((built + 1))
+		ok "after patch $i ($patch) the kernel builds ($(cat "$kdir/.built-$i") s, incremental)"
+	elif [ -e "$kdir/.failed-$i" ]; then
+		grep -E 'error|Error' "$kdir/build-$i.log" | head -n 20 | sed 's/^/# /'
+		not_ok "after patch $i ($patch) the kernel builds (log: $kdir/build-$i.log)"
 	else
-		grep -E 'error|Error' "$bdir/build-$i.log" | head -n 20
-		not_ok "after patch $i ($patch) the kernel builds (log: $bdir/build-$i.log)"
-		break
+		not_ok "after patch $i ($patch) the kernel builds (no record of that state in $kdir)"
 	fi
 done
+figure "series: $built of $n per-patch states built, the last one the kernel we boot"
+
+tree=$cache_dir/nomarkers-$(kernel_key main)/linux
+if [ ! -e "$tree/.series-applied" ]; then
+	rm -rf "$(dirname "$tree")"
+	mkdir -p "$(dirname "$tree")"
+	tar -xf "$kernel_source_tarball" -C "$(dirname "$tree")"
+	mv "$(dirname "$tree")/linux-source-6.1" "$tree"
+	apply_series "$tree"
+	touch "$tree/.series-applied"
+fi
+prune_cache 'nomarkers-*' 2
 
 # CONFIG_MARKERS=n: compile what the series touches, and a module with markers.
-if [ -e "$bdir/.built-$n" ]; then
+if [ -e "$tree/.series-applied" ]; then
+	cp "$final_config" "$tree/.config"
 	kernel_make "$tree" --cmd scripts/config --disable MARKERS --disable MARKERS_KUNIT_TEST
 	kernel_make "$tree" -s olddefconfig
 	check "CONFIG_MARKERS=n took" grep -qx '# CONFIG_MARKERS is not set' "$tree/.config"
@@ -77,8 +66,5 @@ if [ -e "$bdir/.built-$n" ]; then
 	objdump -h "$mod/markers_gpl.o" >"$scratch/sections" 2>&1 || true
 	check "with CONFIG_MARKERS=n, trace_mark() leaves no __markers section" lacks __markers "$scratch/sections"
 	check "with CONFIG_MARKERS=n, trace_mark() leaves no marker strings" lacks test_gpl_args "$mod/markers_gpl.o"
-	# Leave the tree as the stamps say it is.
-	cp "$final_config" "$tree/.config"
-	kernel_make "$tree" -s olddefconfig
 fi
 finish
