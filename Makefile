@@ -12,12 +12,14 @@ SHELL := /bin/bash
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox
 
-.PHONY: help deps root kernel debs vendor image demo check bench shell clean distclean
+.PHONY: help deps root kernel debs vendor image demo check bench shell clean distclean \
+	kernel-debug vendor-debug image-debug check-debug
 
 help:
 	@echo 'make demo     build everything (first time ~25 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~17 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~5 min): bench/results/'
+	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
 	@echo 'make debs     our kernel as Debian packages (linux-image, linux-headers with Module.markers) in build/debs'
@@ -63,6 +65,23 @@ demo: image
 check: image
 	@tests/modules/build
 	@tests/run
+
+# The debug kernel (kernel/config/debug: lockdep, KASAN, kmemleak, failslab),
+# the Acme driver's GPL build for it (lockdep makes a mutex GPL-only), its
+# image, and the campaign run on it (tests/check-debug).
+kernel-debug: root
+	@ln -sfn "$$(kernel/build debug)" build/linux-debug
+
+vendor-debug: kernel-debug vendor
+	@$(MAKE) -s -C vendor-module gpl KDIR=$(CURDIR)/build/linux-debug
+	@tools/markers-elf/markers-elf --merge build/linux-debug vendor-module/.build-gpl/acme_xa.ko
+
+image-debug: vendor-debug
+	@ln -sfn "$$(guest-image/mkimage debug)" build/guest-debug.img
+
+check-debug: image-debug
+	@KM_FLAVOUR=debug tests/modules/build
+	@tests/check-debug
 
 # Ratios measured side by side in one guest boot, and the pipeline's own
 # times; the table and chart go to bench/results (see bench/run).

@@ -48,11 +48,16 @@ figure() { echo "# figure: $*"; }
 # run and each report to VM_REPORT_LOG), whether or not the test looked
 # at the exit status of those runs.
 finish() {
-	local runs reports
+	local runs reports lockdep_on lockdep_off
 	if [ -s "$VM_REPORT_LOG" ]; then
 		runs=$(grep -c '^run ' "$VM_REPORT_LOG")
 		reports=$(grep -c '^report ' "$VM_REPORT_LOG" || true)
 		if [ "$reports" = 0 ]; then
+			# On a lockdep kernel: in how many runs it watched to the end
+			lockdep_on=$(grep -c '^run ok (lockdep 1)' "$VM_REPORT_LOG" || true)
+			lockdep_off=$(grep -c '^run ok (lockdep 0)' "$VM_REPORT_LOG" || true)
+			[ $((lockdep_on + lockdep_off)) = 0 ] ||
+				figure "lockdep watched to the end of $lockdep_on of $runs guest runs (off in $lockdep_off: a proprietary module taints the kernel)"
 			ok "the kernel reported no problem in this test's $runs guest run(s)"
 		else
 			sed 's/^/# /' "$VM_REPORT_LOG"

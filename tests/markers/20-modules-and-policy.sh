@@ -9,7 +9,6 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-mods=$project_dir/build/test-modules
 [ -e "$mods/markers_prop_forced.ko" ] || die "no test modules; run tests/modules/build"
 tab=$(printf '\t')
 fmt='u %u d %d llu %llu x %x s %s c %c p %p'

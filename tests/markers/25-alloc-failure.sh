@@ -8,7 +8,6 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-mods=$project_dir/build/test-modules
 [ -e "$mods/markers_gpl.ko" ] || die "no test modules; run tests/modules/build"
 
 # shellcheck disable=SC2016 # expanded by the guest's shell
@@ -66,4 +65,7 @@ check "... and gets no hits" grep -qx 'hits after detach: 9 3' "$o"
 check "a later registration works" grep -qx 'attach_b nth=0: ok; listed on 1' "$o"
 check "... and counts" grep -qx 'hits at the end: 9 4' "$o"
 check "the modules unload cleanly" grep -qx 'after unload: 0' "$o"
+injected=$(grep -cE '^(attach|attach_b|detach|detach_b) nth=[1-9][0-9]*: ' "$o" || true)
+refused=$(grep -cE '^(attach|attach_b) nth=[1-9][0-9]*: Cannot allocate memory; ' "$o" || true)
+figure "failslab: $injected (un)registrations with fail-nth armed: $refused refused with -ENOMEM, listing unchanged; $((injected - refused)) went through (fewer allocations than N, or an unregistration that needs none)"
 finish

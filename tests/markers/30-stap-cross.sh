@@ -8,7 +8,6 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-mods=$project_dir/build/test-modules
 [ -e "$mods/markers_prop_forced.ko" ] || die "no test modules; run tests/modules/build"
 share=$scratch/share
 mkdir -p "$share"

@@ -8,4 +8,9 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-"$project_dir/vendor-module/tests/guest-tests"
+# On the debug kernel: the GPL build of the same source (lockdep)
+if [ "${KM_FLAVOUR:-main}" = debug ]; then
+	"$project_dir/vendor-module/tests/guest-tests" --debug-kernel "$kbuild"
+else
+	"$project_dir/vendor-module/tests/guest-tests"
+fi

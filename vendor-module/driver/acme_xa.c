@@ -1110,7 +1110,17 @@ static void __exit acme_exit(void)
 module_init(acme_init);
 module_exit(acme_exit);
 
+/*
+ * ACME_GPL_BUILD: the same source under the GPL, for debug kernels only.
+ * With lockdep, mutex_lock_interruptible() is the GPL-only
+ * mutex_lock_interruptible_nested(), which a proprietary module cannot
+ * link against; the drop is always the proprietary build.
+ */
+#ifdef ACME_GPL_BUILD
+MODULE_LICENSE("GPL");
+#else
 MODULE_LICENSE("Proprietary");
+#endif
 MODULE_VERSION(ACME_XA_VERSION);
 MODULE_AUTHOR("Acme Corporation <drivers@acme.example>");
 MODULE_DESCRIPTION("Acme XA-1 accelerator (simulated storage/crypto engine)");
