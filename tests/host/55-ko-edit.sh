@@ -68,7 +68,7 @@ edit() {
 site=1
 
 size=$(sec "$in" __markers size)
-check "the input has whole struct markers ($size bytes, 40 each)" [ $((size % 40)) = 0 ] && [ "$size" -gt 0 ]
+check "the input has whole struct markers ($size bytes, 40 each)" [ $((size % 40))/$((size > 0)) = 0/1 ]
 sites=$((size / 40))
 
 edit forced modinfo '-markers ' '-nomatch '
@@ -94,7 +94,7 @@ prev=$(readelf -SW "$in" | sed -n 's/^ *\[ *[0-9]*\] //p' | awk '
 	NF == 10 && $7 ~ /W/ && $7 ~ /A/ && $7 !~ /X/ && $1 !~ /^\.init/ && $1 != "__jump_table" { p = $1 }')
 psize=$(sec "$out/misalign.ko" "$prev" size)
 check "misalign: $prev grew to end 4 bytes past an 8-byte boundary ($(sec "$in" "$prev" size) -> $psize bytes)" \
-	[ $((psize % 8)) = 4 ] && [ "$psize" -gt "$(sec "$in" "$prev" size)" ]
+	[ $((psize % 8))/$((psize > $(sec "$in" "$prev" size))) = 4/1 ]
 check "misalign: ... and is 8-byte aligned" [ "$(sec "$out/misalign.ko" "$prev" align)" = 8 ]
 check "misalign: __markers itself is unchanged" \
 	cmp -s <(dump "$in" __markers) <(dump "$out/misalign.ko" __markers)
