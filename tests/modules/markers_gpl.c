@@ -10,6 +10,9 @@
  * register_format=F registers a probe on the core marker module_load with
  *                   format F through the API, logs what
  *                   marker_probe_register() returned, and unregisters it;
+ * register_bad=1    tries registrations with bad names, formats and probes
+ *                   through the exported API and logs each errno (one that
+ *                   succeeds is undone at once);
  * attach=NAME[ FORMAT], detach=NAME (and attach_b, detach_b)
  *                   register and unregister a probe counting in hits
  *                   (hits_b) on the markers NAME; a write fails with the
@@ -86,6 +89,62 @@ module_param_cb(register_format, &register_format_ops, NULL, 0200);
 MODULE_PARM_DESC(register_format,
 		 "register a probe on module_load with this format, log the result");
 
+/* A name of MARKER_NAME_MAX - 1 characters: the longest valid one */
+#define MT_NAME_63 "a12345678901234567890123456789012345678901234567890123456789012"
+
+static const struct {
+	const char *what;
+	const char *name;
+	const char *format;
+	bool no_probe;
+} bad_registrations[] = {
+	{ "null-name", NULL, NULL },
+	{ "empty-name", "", NULL },
+	{ "long-name", MT_NAME_63 "3", NULL },
+	{ "max-name", MT_NAME_63, NULL },
+	{ "ctrl-name", "test\x01name", NULL },
+	{ "newline-name", "test_name\n", NULL },
+	{ "space-name", "test name", NULL },
+	{ "digit-name", "1test_name", NULL },
+	{ "macro-call-name", "test_name(x)", NULL },
+	{ "null-probe", "module_load", NULL, true },
+	{ "format-mismatch", "module_load", "name %d taints %d" },
+	{ "ctrl-format-mismatch", "module_load", "\x01\x02" },
+	{ "null-format", "module_load", NULL },
+};
+
+static int register_bad_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(val, &on);
+	if (ret || !on)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(bad_registrations); i++) {
+		marker_probe_func *probe =
+			bad_registrations[i].no_probe ? NULL : noop_probe;
+
+		ret = marker_probe_register(bad_registrations[i].name,
+					    bad_registrations[i].format,
+					    probe, NULL);
+		pr_info("register_bad: %s: %d\n", bad_registrations[i].what,
+			ret);
+		if (!ret)
+			marker_probe_unregister(bad_registrations[i].name,
+						probe, NULL);
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops register_bad_ops = {
+	.set = register_bad_set,
+};
+module_param_cb(register_bad, &register_bad_ops, NULL, 0200);
+MODULE_PARM_DESC(register_bad,
+		 "try registrations with bad names, formats and probes, log each result");
+
 static void count_probe(void *probe_private, void *call_private,
 			const char *fmt, va_list *args)
 {
@@ -134,7 +193,7 @@ static int probe_param_set(const char *val, struct probe_slot *slot,
 			   bool attach)
 {
 	char name[MARKER_NAME_MAX], format[128];
-	size_t len = strcspn(val, " \n");
+	size_t len = strcspn(val, "\n ");
 	const char *f = NULL;
 	int ret;
 
@@ -164,7 +223,7 @@ static int probe_param_set(const char *val, struct probe_slot *slot,
 #define MT_PROBE_PARAM(param, slot, attach)					\
 static int param##_set(const char *val, const struct kernel_param *kp)	\
 {										\
-	return probe_param_set(val, &slot, attach);				\
+	return probe_param_set(val, &(slot), attach);			\
 }										\
 static const struct kernel_param_ops param##_ops = { .set = param##_set };	\
 module_param_cb(param, &param##_ops, NULL, 0200)
@@ -231,7 +290,7 @@ static int time_unregister_set(const char *val, const struct kernel_param *kp)
 
 	while (*p && n < MT_TIME_MAX) {
 		p = skip_spaces(p);
-		len = strcspn(p, " \n");
+		len = strcspn(p, "\n ");
 		if (!len)
 			break;
 		if (len >= MARKER_NAME_MAX)
