@@ -50,7 +50,7 @@ figure() { echo "# figure: $*"; }
 finish() {
 	local runs reports lockdep_on lockdep_off
 	if [ -s "$VM_REPORT_LOG" ]; then
-		runs=$(grep -c '^run ' "$VM_REPORT_LOG")
+		runs=$(grep -c '^run ' "$VM_REPORT_LOG" || true)
 		reports=$(grep -c '^report ' "$VM_REPORT_LOG" || true)
 		if [ "$reports" = 0 ]; then
 			# On a lockdep kernel: in how many runs it watched to the end
