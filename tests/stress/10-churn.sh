@@ -18,7 +18,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
-if [ "${KM_STRESS:-}" = full ]; then cycles=1000 sessions=20 timeout=3600; else cycles=200 sessions=5 timeout=900; fi
+if [ "${KM_STRESS:-}" = full ]; then cycles=1000 sessions=20 timeout=7200; else cycles=200 sessions=5 timeout=1800; fi
 session_commands=300 chunk=50
 
 share=$scratch/share

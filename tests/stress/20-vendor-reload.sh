@@ -11,7 +11,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-if [ "${KM_STRESS:-}" = full ]; then cycles=100 timeout=3600; else cycles=20 timeout=900; fi
+if [ "${KM_STRESS:-}" = full ]; then cycles=100 timeout=7200; else cycles=20 timeout=1800; fi
 commands=50
 
 cat >"$scratch/reload.stp" <<'STP'

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
-if [ "${KM_STRESS:-}" = full ]; then switches=100 timeout=3600; else switches=30 timeout=900; fi
+if [ "${KM_STRESS:-}" = full ]; then switches=100 timeout=7200; else switches=30 timeout=1800; fi
 commands=50
 
 start=$(date +%s)

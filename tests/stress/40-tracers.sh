@@ -15,9 +15,9 @@
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
 if [ "${KM_STRESS:-}" = full ]; then
-	ftrace_cycles=200 perf_cycles=100 bpf_cycles=20 timeout=3600
+	ftrace_cycles=200 perf_cycles=100 bpf_cycles=20 timeout=7200
 else
-	ftrace_cycles=30 perf_cycles=10 bpf_cycles=3 timeout=900
+	ftrace_cycles=30 perf_cycles=10 bpf_cycles=3 timeout=1800
 fi
 commands=100
 
