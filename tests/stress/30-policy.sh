@@ -1,0 +1,111 @@
+#!/bin/bash
+# The policy switched under load: markers.proprietary goes deny, allow,
+# deny, ... (KM_STRESS=full: 100 switches; else 30) while a background
+# loop keeps the core marker fs_open firing. After each switch the
+# driver's submit marker is listed blocked (deny) or on (allow), and
+# exactly $commands commands run synchronously, so the counts are known:
+# a probe held on acme_cmd_submit and one on acme_cmd_complete by the
+# markers_churn module, and the ftrace event markers:acme_cmd_submit
+# enabled throughout, count exactly the commands of the allowed windows;
+# the probe on fs_open counts exactly the background loop's opens of its
+# file, whatever the policy (core markers are not proprietary); and at
+# the end the listing is the one of before.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
+if [ "${KM_STRESS:-}" = full ]; then switches=100 timeout=7200; else switches=30 timeout=1800; fi
+commands=50
+
+start=$(date +%s)
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run --share "$mods" --timeout "$timeout" -- bash -c '
+	switches=$1 commands=$2
+	P=/sys/module/markers/parameters/proprietary
+	L=/sys/kernel/debug/markers/list
+	M=/sys/module/markers_churn/parameters
+	T=/sys/kernel/tracing
+	modprobe acme_xa || exit 1
+	insmod /mnt/host/markers_churn.ko || exit 1
+	echo "policy before: $(cat $P)"
+	cp $L /tmp/list.before
+	echo acme_cmd_submit >$M/hold
+	echo acme_cmd_complete >$M/hold
+	touch /tmp/km_core
+	echo /tmp/km_core >$M/open_path
+	echo 1 >$T/events/markers/acme_cmd_submit/enable
+	(
+		n=0
+		while [ ! -e /tmp/km_stop ]; do
+			: </tmp/km_core
+			n=$((n + 1))
+		done
+		echo "core: opens=$n"
+	) &
+	core=$!
+	allowed=0 denied=0 listed_right=0 read_back=0 ran_allowed=0 ran_denied=0 failed_runs=0
+	for i in $(seq "$switches"); do
+		if [ $((i % 2)) = 1 ]; then policy=deny want=blocked; else policy=allow want=on; fi
+		echo $policy >$P
+		[ "$(cat $P)" = $policy ] && read_back=$((read_back + 1))
+		[ "$(grep -P "^acme_cmd_submit\t" $L | cut -f4)" = $want ] && listed_right=$((listed_right + 1))
+		if out=$(acmectl run --count "$commands" --threads 2); then
+			n=$(printf "%s\n" "$out" | sed -n "s/^completed=//p")
+			if [ $policy = allow ]; then
+				allowed=$((allowed + 1)) ran_allowed=$((ran_allowed + n))
+			else
+				denied=$((denied + 1)) ran_denied=$((ran_denied + n))
+			fi
+		else
+			failed_runs=$((failed_runs + 1))
+		fi
+	done
+	touch /tmp/km_stop
+	wait $core
+	echo "switches: allowed=$allowed denied=$denied read_back=$read_back listed_right=$listed_right"
+	echo "ran: allowed=$ran_allowed denied=$ran_denied failed_runs=$failed_runs"
+	echo 0 >$T/events/markers/acme_cmd_submit/enable
+	echo "ftrace: submits=$(grep -c " acme_cmd_submit: id " $T/trace)"
+	echo "ftrace lost: $(grep -h "^overrun:" $T/per_cpu/cpu*/stats | cut -d" " -f2 | paste -sd+ | bc)"
+	sed "s/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/" $M/held
+	echo "fs_open: opens=$(cat $M/open_hits)"
+	echo "" >$M/open_path
+	echo acme_cmd_submit >$M/release
+	echo acme_cmd_complete >$M/release
+	echo "policy after: $(cat $P)"
+	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
+	rmmod markers_churn acme_xa && echo "unloaded: ok"
+	echo "== done"' policy "$switches" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
+took=$(($(date +%s) - start))
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
+has() { grep -qxF -- "$1" "$o"; }
+same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
+half=$((switches / 2))
+expected=$((half * commands))
+
+check "the policy was allow to start with" has 'policy before: allow'
+check "$switches switches made: $(kv switches allowed) allowed windows, $(kv switches denied) denied" \
+	[ "$(kv switches allowed)/$(kv switches denied)" = "$half/$half" ]
+check "each switch reads back ($(kv switches read_back) of $switches)" [ "$(kv switches read_back)" = "$switches" ]
+check "after each switch acme_cmd_submit is listed blocked or on as the policy says ($(kv switches listed_right) of $switches)" \
+	[ "$(kv switches listed_right)" = "$switches" ]
+check "every window ran its $commands commands, the denied ones too ($(kv ran allowed) + $(kv ran denied), failed runs: $(kv ran failed_runs))" \
+	[ "$(kv ran allowed)/$(kv ran denied)/$(kv ran failed_runs)" = "$expected/$expected/0" ]
+check "the held acme_cmd_submit probe counted the allowed windows' commands ($(kv held acme_cmd_submit) of $expected)" \
+	[ "$(kv held acme_cmd_submit)" = "$expected" ]
+check "... so did the held acme_cmd_complete probe ($(kv held acme_cmd_complete))" \
+	[ "$(kv held acme_cmd_complete)" = "$expected" ]
+check "... and the ftrace event enabled throughout ($(kv ftrace submits); lost: $(sed -n 's/^ftrace lost: //p' "$o"))" \
+	[ "$(kv ftrace submits)" = "$expected" ]
+check "the fs_open probe counted every background open, whatever the policy ($(kv fs_open opens) of $(kv core opens))" \
+	same_nonzero "$(kv fs_open opens)" "$(kv core opens)"
+check "the policy is allow at the end" has 'policy after: allow'
+check "the listing at the end is the one before" has 'listing: unchanged'
+check "the modules unload" has 'unloaded: ok'
+check "the guest run finished" has '== done'
+check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
+figure "policy: $switches switches under a core-marker load, events expected $expected counted $(kv held acme_cmd_submit) (probe) $(kv ftrace submits) (ftrace), core opens $(kv core opens) counted $(kv fs_open opens), in $took s"
+finish

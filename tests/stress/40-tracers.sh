@@ -1,0 +1,124 @@
+#!/bin/bash
+# The attach/detach churn through the trace events, while the driver's
+# submit marker fires throughout (a background acmectl loop of write
+# commands, opcode 2): ftrace enables and disables
+# events/markers/acme_cmd_submit (full: 200 times, else 30), perf stat
+# opens and closes markers:acme_cmd_submit (full: 100, else 10) and
+# bpftrace attaches a count to tracepoint:markers:acme_cmd_submit and
+# detaches (full: 20, else 3), each around a fixed workload of read
+# commands (opcode 1) and filtering on opcode 1: each attachment counts
+# exactly its workload. A probe held by markers_churn for the whole run
+# counts every command (background and measured) exactly; at the end the
+# event is disabled and the listing is the one of before.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
+if [ "${KM_STRESS:-}" = full ]; then
+	ftrace_cycles=200 perf_cycles=100 bpf_cycles=20 timeout=7200
+else
+	ftrace_cycles=30 perf_cycles=10 bpf_cycles=3 timeout=1800
+fi
+commands=100
+
+start=$(date +%s)
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run --share "$mods" --timeout "$timeout" -- bash -c '
+	ftrace_cycles=$1 perf_cycles=$2 bpf_cycles=$3 commands=$4
+	L=/sys/kernel/debug/markers/list
+	M=/sys/module/markers_churn/parameters
+	E=/sys/kernel/tracing/events/markers/acme_cmd_submit
+	T=/sys/kernel/tracing
+	workload="/usr/local/bin/acmectl run --count $commands --threads 2 --opcodes read"
+	modprobe acme_xa || exit 1
+	insmod /mnt/host/markers_churn.ko || exit 1
+	echo acme_cmd_submit >$M/hold
+	cp $L /tmp/list.before
+	(
+		runs=0 ran=0 failed_runs=0
+		while [ ! -e /tmp/km_stop ]; do
+			if out=$(acmectl run --count 200 --threads 2 --opcodes write --seed $((runs + 1))); then
+				ran=$((ran + $(printf "%s\n" "$out" | sed -n "s/^completed=//p")))
+			else
+				failed_runs=$((failed_runs + 1))
+			fi
+			runs=$((runs + 1))
+		done
+		echo "background: runs=$runs ran=$ran failed_runs=$failed_runs"
+	) &
+	background=$!
+	measured=0
+	# run_workload: the measured commands, counted as acmectl reports them
+	run_workload() {
+		local out
+		out=$($workload) || return 1
+		measured=$((measured + $(printf "%s\n" "$out" | sed -n "s/^completed=//p")))
+	}
+	echo "opcode == 1" >$E/filter
+	exact=0 enabled=0
+	for _ in $(seq "$ftrace_cycles"); do
+		echo >$T/trace
+		echo 1 >$E/enable && enabled=$((enabled + 1))
+		run_workload
+		echo 0 >$E/enable
+		[ "$(grep -c " acme_cmd_submit: id " $T/trace)" = "$commands" ] && exact=$((exact + 1))
+	done
+	echo "ftrace: cycles=$ftrace_cycles enabled=$enabled exact=$exact"
+	echo 0 >$E/filter
+	exact=0 opened=0
+	for _ in $(seq "$perf_cycles"); do
+		if out=$(perf stat -x, -a -e markers:acme_cmd_submit --filter "opcode == 1" -- $workload 2>&1 >/tmp/perf.workload); then
+			opened=$((opened + 1))
+			measured=$((measured + $(sed -n "s/^completed=//p" /tmp/perf.workload)))
+		fi
+		[ "$(printf "%s\n" "$out" | sed -n "s/^\([0-9]*\),,markers:acme_cmd_submit,.*/\1/p")" = "$commands" ] && exact=$((exact + 1))
+	done
+	echo "perf: cycles=$perf_cycles opened=$opened exact=$exact"
+	exact=0 attached=0
+	for _ in $(seq "$bpf_cycles"); do
+		bpftrace -e "tracepoint:markers:acme_cmd_submit /args->opcode == 1/ { @n = count(); }" \
+			-c "$workload" >/tmp/bt.out 2>/dev/null && attached=$((attached + 1))
+		measured=$((measured + $(sed -n "s/^completed=//p" /tmp/bt.out)))
+		grep -qx "@n: $commands" /tmp/bt.out && exact=$((exact + 1))
+	done
+	echo "bpftrace: cycles=$bpf_cycles attached=$attached exact=$exact"
+	touch /tmp/km_stop
+	wait $background
+	echo "measured: ran=$measured"
+	sed "s/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/" $M/held
+	echo "enable after: $(cat $E/enable)"
+	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
+	echo acme_cmd_submit >$M/release
+	rmmod markers_churn acme_xa && echo "unloaded: ok"
+	echo "== done"' tracers "$ftrace_cycles" "$perf_cycles" "$bpf_cycles" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
+took=$(($(date +%s) - start))
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
+has() { grep -qxF -- "$1" "$o"; }
+same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
+measured_expected=$(((ftrace_cycles + perf_cycles + bpf_cycles) * commands))
+all=$(($(kv measured ran) + $(kv background ran)))
+
+check "ftrace enabled the event $ftrace_cycles times ($(kv ftrace enabled))" [ "$(kv ftrace enabled)" = "$ftrace_cycles" ]
+check "... and each time recorded exactly the $commands submits of its workload ($(kv ftrace exact) of $ftrace_cycles)" \
+	[ "$(kv ftrace exact)" = "$ftrace_cycles" ]
+check "perf stat opened the event $perf_cycles times ($(kv perf opened))" [ "$(kv perf opened)" = "$perf_cycles" ]
+check "... and each time counted exactly $commands ($(kv perf exact) of $perf_cycles)" [ "$(kv perf exact)" = "$perf_cycles" ]
+check "bpftrace attached $bpf_cycles times ($(kv bpftrace attached))" [ "$(kv bpftrace attached)" = "$bpf_cycles" ]
+check "... and each time counted exactly $commands ($(kv bpftrace exact) of $bpf_cycles)" [ "$(kv bpftrace exact)" = "$bpf_cycles" ]
+check "every measured workload ran all its commands ($(kv measured ran) of $measured_expected)" \
+	[ "$(kv measured ran)" = "$measured_expected" ]
+# shellcheck disable=SC2016 # expanded by eval
+check "the background load ran throughout ($(kv background runs) runs, $(kv background ran) commands), no run failed" \
+	eval '[ "$(kv background runs)" -ge 1 ] && [ "$(kv background failed_runs)" = 0 ]'
+check "the probe held throughout counted every command ($(kv held acme_cmd_submit) of $all)" \
+	same_nonzero "$(kv held acme_cmd_submit)" "$all"
+check "the event is disabled at the end" has 'enable after: 0'
+check "the listing at the end is the one before" has 'listing: unchanged'
+check "the modules unload" has 'unloaded: ok'
+check "the guest run finished" has '== done'
+check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
+figure "tracers: ftrace $(kv ftrace enabled) enable/disable exact $(kv ftrace exact), perf $(kv perf opened) opens exact $(kv perf exact), bpftrace $(kv bpftrace attached) attaches exact $(kv bpftrace exact), $commands events each; submits expected $all counted $(kv held acme_cmd_submit); in $took s"
+finish
