@@ -83,9 +83,10 @@ variant prop-not-ident markers_prop site "$(site 'invalid name')" --site $bad_si
 variant prop-expanded-name markers_prop site "$(site 'invalid name')" --site $bad_site expanded-name
 variant prop-long-name markers_prop site "$(site 'invalid name')" --site $bad_site long-name
 variant prop-in-use markers_prop site "$(site 'marker already in use')" --site $bad_site in-use
-# Last: the loader's own check, which the patched kernel gets wrong (the
-# guest may not survive it).
-variant prop-not-writable markers_prop section "markers_prop: __markers section is not writable, ignoring its markers" not-writable
+# Last: the loader's own check. It used to log "ignoring its markers" and
+# load the module, and jump_label's notifier then oopsed writing to the
+# read-only static keys of its sites: such a module is refused.
+variant prop-not-writable markers_prop refused "markers_prop: __markers section is not writable" not-writable
 # format-no-nul and truncate-strings hit the last record of the strings:
 # that must be the bad site's, as the checks below assume.
 check "the last string of markers_prop.ko is the format of $bad_name (site $bad_site)" \
