@@ -73,7 +73,7 @@ kernel-debug: root
 	@ln -sfn "$$(kernel/build debug)" build/linux-debug
 
 vendor-debug: kernel-debug vendor
-	@$(MAKE) -s -C vendor-module gpl KDIR=$(CURDIR)/build/linux-debug
+	@$(MAKE) -s -C vendor-module gpl KDIR="$$(readlink -f build/linux-debug)"
 	@tools/markers-elf/markers-elf --merge build/linux-debug vendor-module/.build-gpl/acme_xa.ko
 
 image-debug: vendor-debug
