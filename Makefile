@@ -10,7 +10,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
-	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox
+	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox clang-14 libclang-rt-14-dev
 
 .PHONY: help deps root kernel debs vendor image demo check bench shell clean distclean \
 	kernel-debug vendor-debug image-debug check-debug

@@ -45,24 +45,53 @@ static uint32_t feature(uint32_t h, const char *s)
 	return h;
 }
 
+/* Every formatted line is "name<TAB>module<TAB>format<NL>", one per marker. */
+static void check_lines(const struct strbuf *add, const struct marker_set *set)
+{
+	size_t i, lines = 0, tabs = 0;
+
+	for (i = 0; i < add->len; i++) {
+		if (add->p[i] == '\t') {
+			tabs++;
+		} else if (add->p[i] == '\n') {
+			if (tabs != 2)
+				abort();
+			tabs = 0;
+			lines++;
+		}
+	}
+	if (tabs != 0 || lines != set->n)
+		abort();
+}
+
 static void exercise_merge(const uint8_t *old, size_t oldlen,
 			   const char *module, const struct marker_set *set)
 {
 	static const char *const fixed[] = { "acme_xa", "vmlinux", "" };
-	struct strbuf add = { 0 }, out = { 0 };
-	size_t removed;
+	struct strbuf add = { 0 }, out = { 0 }, again = { 0 };
+	const char *mods[3] = { fixed[0], fixed[1], module };
+	const char *const *m = fixed;
+	size_t removed, nmods = 2;
 
 	if (set && markers_format_lines(&add, module, set) == 0) {
-		const char *mods[3] = { fixed[0], fixed[1], module };
-
-		(void)markers_merge_text((const char *)old, oldlen, mods, 3,
-					 &add, &out, &removed);
-	} else {
-		(void)markers_merge_text((const char *)old, oldlen, fixed, 2,
-					 &add, &out, &removed);
+		check_lines(&add, set);
+		m = mods;
+		nmods = 3;
 	}
+	/*
+	 * Merging is idempotent: the second merge removes exactly the lines
+	 * the first one added and adds them again.
+	 */
+	if (markers_merge_text((const char *)old, oldlen, m, nmods, &add,
+			       &out, &removed) == 0 &&
+	    markers_merge_text(out.p ? out.p : "", out.len, m, nmods, &add,
+			       &again, &removed) == 0 &&
+	    (again.len != out.len ||
+	     (out.len && memcmp(again.p, out.p, out.len) != 0)))
+		abort();
 	sb_free(&add);
 	sb_free(&out);
+	sb_free(&again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

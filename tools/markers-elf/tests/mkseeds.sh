@@ -56,6 +56,8 @@ for i in $(seq 1 60); do
 done >"$out/many.bin"
 python3 "$elftool" gen "$out/many.o" "__markers_strings=@$out/many.bin"
 rm -f "$out/many.bin"
-long=$(printf '%1024s' '' | tr ' ' n)
+# A name of MARKERS_NAME_MAX (63) bytes and a format of MARKERS_MAX_LEN (1024).
+name=$(printf '%63s' '' | tr ' ' n)
+long=$(printf '%1024s' '' | tr ' ' f)
 python3 "$elftool" gen "$out/limits.o" --type exec \
-	"__markers_strings=${long}\\0${long//n/f}\\0short\\0\\0"
+	"__markers_strings=${name}\\0${long}\\0short\\0\\0"

@@ -420,6 +420,27 @@ check "write error on stdout gives exit 1 and a message" \
 	test "$rc" -eq 1 -a "$(cut -d: -f1-2 "$T/err")" = \
 	"markers-elf: write error on standard output"
 
+# ---- fuzzer findings --------------------------------------------------
+# Each tests/regress/NAME.bin is an input a fuzzer once crashed or hung
+# markers-elf with (make fuzz-cov also starts from them).  It must give
+# either markers or exactly one "markers-elf: FILE: ..." error line, in
+# time; NAME.err, if present, holds an extended regex the error matches.
+for f in "$here"/regress/*.bin; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .bin)
+	cp "$f" "$W/$name.ko"
+	if [ -f "${f%.bin}.err" ]; then
+		expect_err "regress $name" "$W/$name.ko" "$(cat "${f%.bin}.err")" \
+			timeout 20 "$bin" "$W/$name.ko"
+		continue
+	fi
+	run timeout 20 "$bin" "$W/$name.ko"
+	check "regress $name: markers or one error line, no crash" \
+		test "$rc" -eq 0 -a ! -s "$T/err" -o "$rc" -eq 1 -a \
+		"$(grep -c "^markers-elf: $W/$name.ko: " "$T/err")" -eq 1 -a \
+		"$(wc -l <"$T/err")" -eq 1
+done
+
 # ---- usage ------------------------------------------------------------
 expect_usage "no arguments" "$bin"
 expect_usage "unknown option" "$bin" --frobnicate "$S/acme_xa.o"
