@@ -9,7 +9,11 @@
 # enabled throughout, count exactly the commands of the allowed windows;
 # the probe on fs_open counts exactly the background loop's opens of its
 # file, whatever the policy (core markers are not proprietary); and at
-# the end the listing is the one of before.
+# the end the listing is the one of before. The proprietary test module
+# (markers_prop, no mutex) fires its marker $commands times per window
+# too, counted by another held probe: on the debug kernel the driver is
+# its GPL build, which the policy leaves alone (all windows count), and
+# markers_prop is what carries the proprietary path there.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -28,10 +32,15 @@ guest_status=0
 	T=/sys/kernel/tracing
 	modprobe acme_xa || exit 1
 	insmod /mnt/host/markers_churn.ko || exit 1
+	insmod /mnt/host/markers_prop.ko || exit 1
+	F=/sys/module/markers_prop/parameters/fire
+	if grep -q P /sys/module/acme_xa/taint; then acme_p=1; else acme_p=0; fi
+	echo "acme_xa: proprietary=$acme_p"
 	echo "policy before: $(cat $P)"
 	cp $L /tmp/list.before
 	echo acme_cmd_submit >$M/hold
 	echo acme_cmd_complete >$M/hold
+	echo test_prop_args >$M/hold
 	touch /tmp/km_core
 	echo /tmp/km_core >$M/open_path
 	echo 1 >$T/events/markers/acme_cmd_submit/enable
@@ -44,12 +53,16 @@ guest_status=0
 		echo "core: opens=$n"
 	) &
 	core=$!
-	allowed=0 denied=0 listed_right=0 read_back=0 ran_allowed=0 ran_denied=0 failed_runs=0
+	allowed=0 denied=0 listed_right=0 prop_listed_right=0 read_back=0 ran_allowed=0 ran_denied=0 failed_runs=0
 	for i in $(seq "$switches"); do
 		if [ $((i % 2)) = 1 ]; then policy=deny want=blocked; else policy=allow want=on; fi
 		echo $policy >$P
 		[ "$(cat $P)" = $policy ] && read_back=$((read_back + 1))
-		[ "$(grep -P "^acme_cmd_submit\t" $L | cut -f4)" = $want ] && listed_right=$((listed_right + 1))
+		acme_want=$want
+		[ $acme_p = 1 ] || acme_want=on
+		[ "$(grep -P "^acme_cmd_submit\t" $L | cut -f4)" = $acme_want ] && listed_right=$((listed_right + 1))
+		[ "$(grep -P "^test_prop_args\t" $L | cut -f4)" = $want ] && prop_listed_right=$((prop_listed_right + 1))
+		echo "$commands" >$F
 		if out=$(acmectl run --count "$commands" --threads 2); then
 			n=$(printf "%s\n" "$out" | sed -n "s/^completed=//p")
 			if [ $policy = allow ]; then
@@ -63,7 +76,7 @@ guest_status=0
 	done
 	touch /tmp/km_stop
 	wait $core
-	echo "switches: allowed=$allowed denied=$denied read_back=$read_back listed_right=$listed_right"
+	echo "switches: allowed=$allowed denied=$denied read_back=$read_back listed_right=$listed_right prop_listed_right=$prop_listed_right"
 	echo "ran: allowed=$ran_allowed denied=$ran_denied failed_runs=$failed_runs"
 	echo 0 >$T/events/markers/acme_cmd_submit/enable
 	echo "ftrace: submits=$(grep -c " acme_cmd_submit: id " $T/trace)"
@@ -73,9 +86,10 @@ guest_status=0
 	echo "" >$M/open_path
 	echo acme_cmd_submit >$M/release
 	echo acme_cmd_complete >$M/release
+	echo test_prop_args >$M/release
 	echo "policy after: $(cat $P)"
 	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
-	rmmod markers_churn acme_xa && echo "unloaded: ok"
+	rmmod markers_churn markers_prop acme_xa && echo "unloaded: ok"
 	echo "== done"' policy "$switches" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
@@ -84,22 +98,34 @@ kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
 has() { grep -qxF -- "$1" "$o"; }
 same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
 half=$((switches / 2))
-expected=$((half * commands))
+# The driver's markers count in the allowed windows if it is proprietary
+# (the main kernel's drop), in all of them if not (the debug kernel's GPL
+# build); the proprietary test module's only in the allowed ones.
+expected_prop=$((half * commands))
+if has 'acme_xa: proprietary=1'; then
+	expected=$expected_prop driver="the proprietary driver"
+else
+	expected=$((switches * commands)) driver="the driver's GPL build"
+fi
 
 check "the policy was allow to start with" has 'policy before: allow'
 check "$switches switches made: $(kv switches allowed) allowed windows, $(kv switches denied) denied" \
 	[ "$(kv switches allowed)/$(kv switches denied)" = "$half/$half" ]
 check "each switch reads back ($(kv switches read_back) of $switches)" [ "$(kv switches read_back)" = "$switches" ]
-check "after each switch acme_cmd_submit is listed blocked or on as the policy says ($(kv switches listed_right) of $switches)" \
+check "after each switch acme_cmd_submit ($driver) is listed as the policy says ($(kv switches listed_right) of $switches)" \
 	[ "$(kv switches listed_right)" = "$switches" ]
+check "... and test_prop_args of the proprietary test module blocked or on ($(kv switches prop_listed_right) of $switches)" \
+	[ "$(kv switches prop_listed_right)" = "$switches" ]
 check "every window ran its $commands commands, the denied ones too ($(kv ran allowed) + $(kv ran denied), failed runs: $(kv ran failed_runs))" \
-	[ "$(kv ran allowed)/$(kv ran denied)/$(kv ran failed_runs)" = "$expected/$expected/0" ]
-check "the held acme_cmd_submit probe counted the allowed windows' commands ($(kv held acme_cmd_submit) of $expected)" \
+	[ "$(kv ran allowed)/$(kv ran denied)/$(kv ran failed_runs)" = "$expected_prop/$expected_prop/0" ]
+check "the held acme_cmd_submit probe counted the commands of the windows $driver is allowed in ($(kv held acme_cmd_submit) of $expected)" \
 	[ "$(kv held acme_cmd_submit)" = "$expected" ]
 check "... so did the held acme_cmd_complete probe ($(kv held acme_cmd_complete))" \
 	[ "$(kv held acme_cmd_complete)" = "$expected" ]
 check "... and the ftrace event enabled throughout ($(kv ftrace submits); lost: $(sed -n 's/^ftrace lost: //p' "$o"))" \
 	[ "$(kv ftrace submits)" = "$expected" ]
+check "the held test_prop_args probe counted the allowed windows' firings ($(kv held test_prop_args) of $expected_prop)" \
+	[ "$(kv held test_prop_args)" = "$expected_prop" ]
 check "the fs_open probe counted every background open, whatever the policy ($(kv fs_open opens) of $(kv core opens))" \
 	same_nonzero "$(kv fs_open opens)" "$(kv core opens)"
 check "the policy is allow at the end" has 'policy after: allow'
@@ -107,5 +133,5 @@ check "the listing at the end is the one before" has 'listing: unchanged'
 check "the modules unload" has 'unloaded: ok'
 check "the guest run finished" has '== done'
 check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
-figure "policy: $switches switches under a core-marker load, events expected $expected counted $(kv held acme_cmd_submit) (probe) $(kv ftrace submits) (ftrace), core opens $(kv core opens) counted $(kv fs_open opens), in $took s"
+figure "policy: $switches switches under a core-marker load, $driver's events expected $expected counted $(kv held acme_cmd_submit) (probe) $(kv ftrace submits) (ftrace), the proprietary test module's expected $expected_prop counted $(kv held test_prop_args), core opens $(kv core opens) counted $(kv fs_open opens), in $took s"
 finish
