@@ -1,0 +1,45 @@
+#!/bin/bash
+# make check-debug's plumbing, which make check does not build (the debug
+# kernel is 17 minutes from scratch): the debug flavour has its own cache
+# key and directory, its fragments come after the main ones, every option
+# they ask for exists in the kernel's Kconfig, and the Acme driver's GPL
+# build (the one the debug image carries) builds from the same source and
+# is declared GPL, while the drop stays proprietary.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=guest-image/lib.sh
+. guest-image/lib.sh
+
+main_dir=$(kernel_dir main)
+debug_dir=$(kernel_dir debug)
+check "the debug kernel has a cache directory of its own ($(basename "$debug_dir"))" \
+	[ "$main_dir" != "$debug_dir" ] && [ "$(dirname "$debug_dir")" = "$cache_dir" ]
+check "... keyed apart from the main one" [ "$(kernel_key main)" != "$(kernel_key debug)" ]
+mapfile -t fragments < <(config_fragments debug)
+check "the debug fragments come after the main ones (${#fragments[@]} fragments)" \
+	[ "${fragments[-1]}" = "$project_dir/kernel/config/debug/debug.config" ] &&
+	[ "$(config_fragments main | wc -l)" = $((${#fragments[@]} - 1)) ]
+if (KM_FLAVOUR=bogus kernel_flavour) >/dev/null 2>&1; then
+	not_ok "KM_FLAVOUR=bogus is refused"
+else
+	ok "KM_FLAVOUR=bogus is refused"
+fi
+
+missing=()
+while read -r opt; do
+	grep -rqxE --include='Kconfig*' "(menu)?config ${opt#CONFIG_}" "$kbuild" || missing+=("$opt")
+done < <(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1/p' kernel/config/debug/*.config)
+check "every option of kernel/config/debug exists in the kernel's Kconfig${missing[*]:+ (missing: ${missing[*]})}" \
+	[ "${#missing[@]}" = 0 ]
+
+if make -s -C vendor-module gpl KDIR="$kbuild" >"$scratch/gpl.log" 2>&1; then
+	ok "the Acme driver's GPL build builds from the same source"
+else
+	not_ok "the Acme driver's GPL build builds from the same source"
+	tail -n 20 "$scratch/gpl.log"
+fi
+check "... and is declared GPL" grep -qa 'license=GPL' vendor-module/.build-gpl/acme_xa.ko
+check "... with the drop's 12 markers" \
+	[ "$(tools/markers-elf/markers-elf vendor-module/.build-gpl/acme_xa.ko | wc -l)" = 12 ]
+check "the drop stays proprietary" grep -qa 'license=Proprietary' vendor-module/drop/acme_xa.ko
+finish
