@@ -67,7 +67,7 @@ finish() {
 			lockdep_on=$(grep -c '^run ok (lockdep 1)' "$VM_REPORT_LOG" || true)
 			lockdep_off=$(grep -c '^run ok (lockdep 0)' "$VM_REPORT_LOG" || true)
 			[ $((lockdep_on + lockdep_off)) = 0 ] ||
-				figure "lockdep watched to the end of $lockdep_on of $runs guest runs (off in $lockdep_off: a proprietary module taints the kernel)"
+				figure "lockdep still on at the end of $lockdep_on of $runs guest runs (off in $lockdep_off: a proprietary or force-loaded module's taint turns it off)"
 			ok "the kernel reported no problem in this test's $runs guest run(s)"
 		else
 			sed 's/^/# /' "$VM_REPORT_LOG"
