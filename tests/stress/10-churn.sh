@@ -14,8 +14,8 @@
 # workload's and the sessions') and every open of the loop's file; the
 # marker listing at the end is the one of before.
 # shellcheck disable=SC2016 # SystemTap's $vars, and the guest's
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/stress/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
 if [ "${KM_STRESS:-}" = full ]; then cycles=1000 sessions=20 timeout=7200; else cycles=200 sessions=5 timeout=1800; fi
@@ -39,7 +39,7 @@ fi
 
 start=$(date +%s)
 guest_status=0
-"$vm" run --share "$share" --timeout "$timeout" -- bash -c '
+"$vm" run --share "$share" --timeout "$timeout" -- bash -c "$stress_guest_lib"'
 	cycles=$1 sessions=$2 session_commands=$3 chunk=$4
 	L=/sys/kernel/debug/markers/list
 	M=/sys/module/markers_churn/parameters
@@ -51,27 +51,9 @@ guest_status=0
 	echo acme_cmd_complete >$M/hold
 	touch /tmp/km_core
 	echo /tmp/km_core >$M/open_path
-	(
-		runs=0 ran=0 failed_runs=0
-		while [ ! -e /tmp/km_stop ]; do
-			if out=$(acmectl run --count 200 --threads 2 --seed $((runs + 1))); then
-				ran=$((ran + $(printf "%s\n" "$out" | sed -n "s/^completed=//p")))
-			else
-				failed_runs=$((failed_runs + 1))
-			fi
-			runs=$((runs + 1))
-		done
-		echo "vendor: runs=$runs ran=$ran failed_runs=$failed_runs"
-	) &
+	vendor_load vendor --count 200 --threads 2 &
 	vendor=$!
-	(
-		n=0
-		while [ ! -e /tmp/km_stop ]; do
-			: </tmp/km_core
-			n=$((n + 1))
-		done
-		echo "core: opens=$n"
-	) &
+	core_opens /tmp/km_core &
 	core=$!
 	# the churn: chunks of $chunk cycles, at least $cycles, and on
 	# while the sessions come and go
@@ -102,21 +84,16 @@ guest_status=0
 	touch /tmp/km_stop
 	wait $vendor $core
 	sed "s/^cycles \([0-9]*\) failures \([0-9]*\) tick_hits \([0-9]*\) hits \([0-9]*\)$/churn: cycles=\1 failures=\2 tick_hits=\3 hits=\4/" $M/churn_stats
-	sed "s/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/" $M/held
+	held_counts
 	echo "fs_open: opens=$(cat $M/open_hits)"
 	echo "" >$M/open_path
 	echo acme_cmd_submit >$M/release
 	echo acme_cmd_complete >$M/release
-	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
+	listing_since /tmp/list.before
 	rmmod markers_churn acme_xa && echo "unloaded: ok"
 	echo "== done"' churn "$cycles" "$sessions" "$session_commands" "$chunk" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
-o=$scratch/out
-kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
-has() { grep -qxF -- "$1" "$o"; }
-same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
-at_least() { [ -n "$1" ] && [ "$1" -ge "$2" ]; }
 asked=$(kv 'churn asked' asked)
 ran=$(($(kv vendor ran) + $(kv sessions ran)))
 

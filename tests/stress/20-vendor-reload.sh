@@ -8,8 +8,8 @@
 # load and unload of acme_xa (the core markers module_load and
 # module_unload), and the markers are gone with the module.
 # shellcheck disable=SC2016 # $arg1 is SystemTap's; $vars in the workload are the guest's
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/stress/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ "${KM_STRESS:-}" = full ]; then cycles=100 timeout=7200; else cycles=20 timeout=1800; fi
 commands=50
@@ -49,7 +49,7 @@ status=0
 	>"$scratch/out" 2>"$scratch/err" || status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out" "$scratch/err"
-kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$scratch/out" "$scratch/err" | tail -n 1; }
+stress_outputs+=("$scratch/err")
 expected=$((cycles * commands))
 
 check "the session ran and ended cleanly (exit $status, $took s)" [ "$status" = 0 ]
@@ -63,6 +63,6 @@ check "the session counted every submit ($(kv stap submits) of $expected)" [ "$(
 check "... and every completion ($(kv stap completes) of $expected)" [ "$(kv stap completes)" = "$expected" ]
 check "... and every load and unload of acme_xa through the core markers ($(kv stap loads), $(kv stap unloads))" \
 	[ "$(kv stap loads)/$(kv stap unloads)" = "$cycles/$cycles" ]
-check "no acme marker is listed once the module is gone" grep -qx 'listed after: 0' "$scratch/err"
+check "no acme marker is listed once the module is gone" has 'listed after: 0'
 figure "vendor reload: $(kv cycles loads) loads and unloads under one stap session, reconnected $(kv cycles reconnected), submits expected $expected counted $(kv stap submits), completions counted $(kv stap completes), in $took s"
 finish

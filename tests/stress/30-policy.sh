@@ -14,8 +14,8 @@
 # too, counted by another held probe: on the debug kernel the driver is
 # its GPL build, which the policy leaves alone (all windows count), and
 # markers_prop is what carries the proprietary path there.
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/stress/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
 if [ "${KM_STRESS:-}" = full ]; then switches=100 timeout=7200; else switches=30 timeout=1800; fi
@@ -24,7 +24,7 @@ commands=50
 start=$(date +%s)
 guest_status=0
 # shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" --timeout "$timeout" -- bash -c '
+"$vm" run --share "$mods" --timeout "$timeout" -- bash -c "$stress_guest_lib"'
 	switches=$1 commands=$2
 	P=/sys/module/markers/parameters/proprietary
 	L=/sys/kernel/debug/markers/list
@@ -44,14 +44,7 @@ guest_status=0
 	touch /tmp/km_core
 	echo /tmp/km_core >$M/open_path
 	echo 1 >$T/events/markers/acme_cmd_submit/enable
-	(
-		n=0
-		while [ ! -e /tmp/km_stop ]; do
-			: </tmp/km_core
-			n=$((n + 1))
-		done
-		echo "core: opens=$n"
-	) &
+	core_opens /tmp/km_core &
 	core=$!
 	allowed=0 denied=0 listed_right=0 prop_listed_right=0 read_back=0 ran_allowed=0 ran_denied=0 failed_runs=0
 	for i in $(seq "$switches"); do
@@ -64,7 +57,7 @@ guest_status=0
 		[ "$(grep -P "^test_prop_args\t" $L | cut -f4)" = $want ] && prop_listed_right=$((prop_listed_right + 1))
 		echo "$commands" >$F
 		if out=$(acmectl run --count "$commands" --threads 2); then
-			n=$(printf "%s\n" "$out" | sed -n "s/^completed=//p")
+			n=$(completed "$out")
 			if [ $policy = allow ]; then
 				allowed=$((allowed + 1)) ran_allowed=$((ran_allowed + n))
 			else
@@ -81,22 +74,18 @@ guest_status=0
 	echo 0 >$T/events/markers/acme_cmd_submit/enable
 	echo "ftrace: submits=$(grep -c " acme_cmd_submit: id " $T/trace)"
 	echo "ftrace lost: $(grep -h "^overrun:" $T/per_cpu/cpu*/stats | cut -d" " -f2 | paste -sd+ | bc)"
-	sed "s/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/" $M/held
+	held_counts
 	echo "fs_open: opens=$(cat $M/open_hits)"
 	echo "" >$M/open_path
 	echo acme_cmd_submit >$M/release
 	echo acme_cmd_complete >$M/release
 	echo test_prop_args >$M/release
 	echo "policy after: $(cat $P)"
-	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
+	listing_since /tmp/list.before
 	rmmod markers_churn markers_prop acme_xa && echo "unloaded: ok"
 	echo "== done"' policy "$switches" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
-o=$scratch/out
-kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
-has() { grep -qxF -- "$1" "$o"; }
-same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
 half=$((switches / 2))
 # The driver's markers count in the allowed windows if it is proprietary
 # (the main kernel's drop), in all of them if not (the debug kernel's GPL
@@ -122,7 +111,7 @@ check "the held acme_cmd_submit probe counted the commands of the windows $drive
 	[ "$(kv held acme_cmd_submit)" = "$expected" ]
 check "... so did the held acme_cmd_complete probe ($(kv held acme_cmd_complete))" \
 	[ "$(kv held acme_cmd_complete)" = "$expected" ]
-check "... and the ftrace event enabled throughout ($(kv ftrace submits); lost: $(sed -n 's/^ftrace lost: //p' "$o"))" \
+check "... and the ftrace event enabled throughout ($(kv ftrace submits); lost: $(sed -n 's/^ftrace lost: //p' "$scratch/out"))" \
 	[ "$(kv ftrace submits)" = "$expected" ]
 check "the held test_prop_args probe counted the allowed windows' firings ($(kv held test_prop_args) of $expected_prop)" \
 	[ "$(kv held test_prop_args)" = "$expected_prop" ]

@@ -10,8 +10,8 @@
 # exactly its workload. A probe held by markers_churn for the whole run
 # counts every command (background and measured) exactly; at the end the
 # event is disabled and the listing is the one of before.
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/stress/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ -e "$mods/markers_churn.ko" ] || die "no test modules; run tests/modules/build"
 if [ "${KM_STRESS:-}" = full ]; then
@@ -24,7 +24,7 @@ commands=100
 start=$(date +%s)
 guest_status=0
 # shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" --timeout "$timeout" -- bash -c '
+"$vm" run --share "$mods" --timeout "$timeout" -- bash -c "$stress_guest_lib"'
 	ftrace_cycles=$1 perf_cycles=$2 bpf_cycles=$3 commands=$4
 	L=/sys/kernel/debug/markers/list
 	M=/sys/module/markers_churn/parameters
@@ -35,25 +35,14 @@ guest_status=0
 	insmod /mnt/host/markers_churn.ko || exit 1
 	echo acme_cmd_submit >$M/hold
 	cp $L /tmp/list.before
-	(
-		runs=0 ran=0 failed_runs=0
-		while [ ! -e /tmp/km_stop ]; do
-			if out=$(acmectl run --count 200 --threads 2 --opcodes write --seed $((runs + 1))); then
-				ran=$((ran + $(printf "%s\n" "$out" | sed -n "s/^completed=//p")))
-			else
-				failed_runs=$((failed_runs + 1))
-			fi
-			runs=$((runs + 1))
-		done
-		echo "background: runs=$runs ran=$ran failed_runs=$failed_runs"
-	) &
+	vendor_load background --count 200 --threads 2 --opcodes write &
 	background=$!
 	measured=0
 	# run_workload: the measured commands, counted as acmectl reports them
 	run_workload() {
 		local out
 		out=$($workload) || return 1
-		measured=$((measured + $(printf "%s\n" "$out" | sed -n "s/^completed=//p")))
+		measured=$((measured + $(completed "$out")))
 	}
 	echo "opcode == 1" >$E/filter
 	exact=0 enabled=0
@@ -86,18 +75,14 @@ guest_status=0
 	touch /tmp/km_stop
 	wait $background
 	echo "measured: ran=$measured"
-	sed "s/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/" $M/held
+	held_counts
 	echo "enable after: $(cat $E/enable)"
-	if diff /tmp/list.before $L >/tmp/list.diff; then echo "listing: unchanged"; else cat /tmp/list.diff; fi
+	listing_since /tmp/list.before
 	echo acme_cmd_submit >$M/release
 	rmmod markers_churn acme_xa && echo "unloaded: ok"
 	echo "== done"' tracers "$ftrace_cycles" "$perf_cycles" "$bpf_cycles" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
-o=$scratch/out
-kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "$o" | tail -n 1; }
-has() { grep -qxF -- "$1" "$o"; }
-same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
 measured_expected=$(((ftrace_cycles + perf_cycles + bpf_cycles) * commands))
 all=$(($(kv measured ran) + $(kv background ran)))
 
