@@ -2,69 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Tests for benchstat.  Usage: tests/run-tests.sh [PATH/TO/benchstat]
 # Prints TAP lines "ok N - ..." / "not ok N - ..." and a final
-# "N passed, N failed" line; exits non-zero if any test failed.
+# "# N passed, N failed" line; exits non-zero if any test failed.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:-$here/../benchstat}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-if [ ! -x "$bin" ]; then
-	echo "Bail out! $bin is not executable (run make first)"
-	exit 1
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/benchstat-tests.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-W=$T/work
-mkdir "$W"
+# shellcheck source-path=SCRIPTDIR source=../../../tests/unit-tap.sh
+. "$here/../../../tests/unit-tap.sh" benchstat "${1:-$here/../benchstat}"
 NO_TARGETS=$W/none.targets
 : >"$NO_TARGETS"
-
-n=0 pass=0 fail=0 rc=0
-
-ok() {
-	n=$((n + 1)) pass=$((pass + 1))
-	echo "ok $n - $1"
-}
-
-notok() {
-	n=$((n + 1)) fail=$((fail + 1))
-	echo "not ok $n - $1"
-	shift
-	local l
-	for l in "$@"; do
-		echo "#   $l"
-	done
-	echo "#   exit status: $rc"
-	sed 's/^/#   stdout: /' "$T/out" | head -20
-	sed 's/^/#   stderr: /' "$T/err" | head -20
-}
-
-# run CMD...: sets rc, stdout in $T/out, stderr in $T/err.  A sanitizer
-# report turns any exit status into 99 so that no expectation can match it.
-run() {
-	set +e
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	set -e
-	if grep -qE 'Sanitizer|runtime error:' "$T/err"; then
-		rc=99
-	fi
-}
-
-# check NAME COMMAND...: ok if the command succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then
-		ok "$name"
-	else
-		notok "$name" "check failed: $*"
-	fi
-}
 
 # has_line LINE: the last run exited 0 and printed LINE exactly.
 has_line() {
@@ -262,5 +207,4 @@ failed_cleanly() {
 check "failing gnuplot: exit 1, says so, removes the partial chart" \
 	failed_cleanly
 
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

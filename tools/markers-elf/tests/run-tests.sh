@@ -1,62 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Unit tests for markers-elf.  Usage: tests/run-tests.sh [PATH/TO/markers-elf]
-# Prints TAP-like "ok N - ..." / "not ok N - ..." lines and a final
-# "N passed, N failed" line; exits non-zero if any test failed.
+# Prints TAP lines "ok N - ..." / "not ok N - ..." and a final
+# "# N passed, N failed" line; exits non-zero if any test failed.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:-$here/../markers-elf}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-if [ ! -x "$bin" ]; then
-	echo "Bail out! $bin is not executable (run make first)"
-	exit 1
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/markers-elf-tests.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# shellcheck source-path=SCRIPTDIR source=../../../tests/unit-tap.sh
+. "$here/../../../tests/unit-tap.sh" markers-elf "${1:-$here/../markers-elf}"
 S=$T/seeds
 "$here/mkseeds.sh" "$S" >/dev/null
-W=$T/work
-mkdir "$W"
-
-n=0 pass=0 fail=0 skip=0 rc=0
 
 elftool() { python3 "$here/elftool.py" "$@"; }
-
-ok() {
-	n=$((n + 1)) pass=$((pass + 1))
-	echo "ok $n - $1"
-}
-
-notok() {
-	n=$((n + 1)) fail=$((fail + 1))
-	echo "not ok $n - $1"
-	shift
-	local l
-	for l in "$@"; do
-		echo "#   $l"
-	done
-	echo "#   exit status: $rc"
-	sed 's/^/#   stdout: /' "$T/out" | head -20
-	sed 's/^/#   stderr: /' "$T/err" | head -20
-}
-
-skipped() {
-	n=$((n + 1)) skip=$((skip + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-# run CMD...: sets rc, stdout in $T/out, stderr in $T/err.
-run() {
-	set +e
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	set -e
-}
 
 # expect_out NAME EXPECTED_STDOUT CMD...: exit 0, exact stdout, no stderr.
 expect_out() {
@@ -111,17 +66,6 @@ expect_usage() {
 		notok "$name" "no 'markers-elf: ' message on stderr"
 	else
 		ok "$name"
-	fi
-}
-
-# check NAME CONDITION-COMMAND...: ok if the command succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then
-		ok "$name"
-	else
-		notok "$name" "check failed: $*"
 	fi
 }
 
@@ -184,7 +128,7 @@ expect_out "little-endian ELF32, padded .modinfo" \
 if [ -f "$S/acme_xa-m32.o" ]; then
 	expect_out "gcc -m32 object" "$ACME" "$bin" "$S/acme_xa-m32.o"
 else
-	skipped "gcc -m32 object" "gcc cannot build 32-bit objects here"
+	notok "gcc -m32 object" "gcc cannot build 32-bit objects here: install gcc-multilib (make deps does)"
 fi
 expect_out "several files: deduplicated within a file only, in order" \
 	"$ACME$PLAIN$ACME" "$bin" "$S/acme_xa.o" "$S/acme-plain.o" "$S/acme_xa-nodebug.o"
@@ -540,5 +484,4 @@ expect_err "merge when DIR/Module.markers is a directory" \
 	"$bin" --merge "$W/dirtree" "$S/acme_xa.o"
 check "... leaves it alone" test -d "$W/dirtree/Module.markers"
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tap_end

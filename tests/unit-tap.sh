@@ -1,0 +1,75 @@
+# TAP helpers of the C tools' own unit tests (tools/markers-elf/tests,
+# bench/tools/tests), which also run alone ('make test' in the tool's
+# directory). Source it with the tool's name and the binary under test:
+#   . tests/unit-tap.sh NAME BINARY
+# It sets bin (BINARY, absolute), T (a scratch directory removed at exit)
+# and W=$T/work, and defines ok, notok, run, check and tap_end.
+# shellcheck shell=bash
+
+bin=$2
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+if [ ! -x "$bin" ]; then
+	echo "Bail out! $bin is not executable (run make first)"
+	exit 1
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/$1-tests.XXXXXX")
+# shellcheck disable=SC2064 # T is fixed from here on
+trap "rm -rf '$T'" EXIT
+W=$T/work
+mkdir "$W"
+
+n=0 pass=0 fail=0 rc=0
+
+ok() {
+	n=$((n + 1)) pass=$((pass + 1))
+	echo "ok $n - $1"
+}
+
+# notok NAME [DETAIL...]: a failure, with the details and the last run's
+# exit status and output
+notok() {
+	n=$((n + 1)) fail=$((fail + 1))
+	echo "not ok $n - $1"
+	shift
+	local l
+	for l in "$@"; do
+		echo "#   $l"
+	done
+	echo "#   exit status: $rc"
+	sed 's/^/#   stdout: /' "$T/out" | head -20
+	sed 's/^/#   stderr: /' "$T/err" | head -20
+}
+
+# run CMD...: sets rc, stdout in $T/out, stderr in $T/err. A sanitizer
+# report (the -asan builds) turns any exit status into 99, so that no
+# expectation can match it.
+run() {
+	set +e
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+	if grep -qE 'Sanitizer|runtime error:' "$T/err"; then
+		rc=99
+	fi
+}
+
+# check NAME COMMAND...: ok if the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		notok "$name" "check failed: $*"
+	fi
+}
+
+# tap_end: the summary line; fails if a test failed
+tap_end() {
+	echo "# $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
