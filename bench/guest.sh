@@ -160,21 +160,24 @@ for pair in ftrace-marker:markers/bench_marker ftrace-tracepoint:markers_bench/b
 done
 echo >$T/trace
 
-# The median of three timings of a command, in seconds
+# median_of_3 CMD...: CMD prints a time in nanoseconds; the median of
+# three runs of it, in seconds
 median_of_3() {
+	for _ in 1 2 3; do "$@"; done | sort -n | sed -n 2p | awk '{ printf "%.2f\n", $1 / 1e9 }'
+}
+# elapsed_ns CMD...: how long CMD took, in nanoseconds
+elapsed_ns() {
 	local start
-	for _ in 1 2 3; do
-		start=$(date +%s%N)
-		"$@"
-		echo $(($(date +%s%N) - start))
-	done | sort -n | sed -n 2p | awk '{ printf "%.2f\n", $1 / 1e9 }'
+	start=$(date +%s%N)
+	"$@"
+	echo $(($(date +%s%N) - start))
 }
 
 echo "== start-up and exit of the tracers"
 bpftrace_once() {
 	bpftrace -e 'tracepoint:markers:bench_marker { @n = count(); }' -c /bin/true >/dev/null 2>&1
 }
-echo "time bpftrace-startup $(median_of_3 bpftrace_once) bpftrace start, attach to markers:bench_marker, run /bin/true, exit (median of 3)" >>"$raw"
+echo "time bpftrace-startup $(median_of_3 elapsed_ns bpftrace_once) bpftrace start, attach to markers:bench_marker, run /bin/true, exit (median of 3)" >>"$raw"
 # With job control, staprun gets a process group of its own and SIGINT
 # as at a terminal (a plain background job ignores it).
 stap_all_markers_exit() {
@@ -192,6 +195,5 @@ stap_all_markers_exit() {
 	wait "$stap" || true
 	echo $(($(date +%s%N) - start))
 }
-exits=$(for _ in 1 2 3; do stap_all_markers_exit; done | sort -n | sed -n 2p)
-echo "time stap-exit $(awk -v ns="$exits" 'BEGIN { printf "%.2f", ns / 1e9 }') SystemTap session on kernel.mark(\"*\") ($(grep -c . /sys/kernel/debug/markers/list) markers): Ctrl-C to exit (median of 3)" >>"$raw"
+echo "time stap-exit $(median_of_3 stap_all_markers_exit) SystemTap session on kernel.mark(\"*\") ($(grep -c . /sys/kernel/debug/markers/list) markers): Ctrl-C to exit (median of 3)" >>"$raw"
 echo "== done"

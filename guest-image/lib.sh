@@ -114,6 +114,15 @@ in_build_root() {
 	' in_build_root "$root" "$@"
 }
 
+# unpack_kernel_source TREE: Debian's linux-source-6.1 unpacked as TREE,
+# whose parent directory exists and holds no linux-source-6.1
+unpack_kernel_source() {
+	local tree=$1
+	[ -r "$kernel_source_tarball" ] || die "$kernel_source_tarball is missing; run 'make deps'"
+	tar -xf "$kernel_source_tarball" -C "$(dirname "$tree")"
+	mv "$(dirname "$tree")/linux-source-6.1" "$tree"
+}
+
 # Apply kernel/patches/series to the tree in $1, stopping at the first patch
 # that does not apply, named.
 apply_series() {

@@ -5,5 +5,5 @@
 # shellcheck source=guest-image/lib.sh
 . guest-image/lib.sh
 
-tar -xf "$kernel_source_tarball" -C "$scratch"
-apply_series "$scratch/linux-source-6.1"
+unpack_kernel_source "$scratch/linux"
+apply_series "$scratch/linux"

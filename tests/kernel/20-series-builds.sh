@@ -36,8 +36,7 @@ tree=$cache_dir/nomarkers-$(kernel_key main)/linux
 if [ ! -e "$tree/.series-applied" ]; then
 	rm -rf "$(dirname "$tree")"
 	mkdir -p "$(dirname "$tree")"
-	tar -xf "$kernel_source_tarball" -C "$(dirname "$tree")"
-	mv "$(dirname "$tree")/linux-source-6.1" "$tree"
+	unpack_kernel_source "$tree"
 	apply_series "$tree"
 	touch "$tree/.series-applied"
 fi
