@@ -2,8 +2,9 @@
 # Enabling the events of a module that is coming and going: the proprietary
 # driver is loaded and unloaded in a loop while ftrace enables and disables
 # its event and perf opens it; an enable file held open across the unload
-# refuses writes afterwards; then the module is loaded once more and its
-# event counts exactly. No kernel report (the guest fails on any), no
+# refuses writes afterwards, a format file held open refuses reads (the
+# event's memory is gone with the module); then the module is loaded once
+# more and its event counts exactly. No kernel report (the guest fails on any), no
 # stale event.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -42,6 +43,16 @@ guest_status=0
 	if echo 1 >&3; then echo "write after unload: accepted"; else echo "write after unload: refused"; fi
 	exec 3>&-
 	echo "stale acme events: $(grep -c "^markers:acme_" /sys/kernel/tracing/available_events)"
+	echo "== format held open"
+	modprobe acme_xa
+	exec 4<$E/format
+	rmmod acme_xa && echo "rmmod with the format file open: ok"
+	if cat <&4 >/tmp/format.late 2>/tmp/format.err; then
+		echo "format read after unload: $(wc -l </tmp/format.late) lines"
+	else
+		echo "format read after unload: refused, $(sed "s/.*: //" /tmp/format.err)"
+	fi
+	exec 4<&-
 	echo "== again"
 	modprobe acme_xa
 	echo "enabled after reload: $(cat $E/enable)"
@@ -66,6 +77,9 @@ check "perf opened its event during the cycles ($(n_of 'perf runs during cycles'
 check "the module unloads while its enable file is open" has 'rmmod with the enable file open: ok'
 check "... and a write to that file afterwards is refused" has 'write after unload: refused'
 check "... and no acme event is left in available_events" has 'stale acme events: 0'
+check "the module unloads while its format file is open" has 'rmmod with the format file open: ok'
+check "... and a read of that file afterwards is refused ($(n_of 'format read after unload'))" \
+	has 'format read after unload: refused, No such device'
 check "loaded again, the event is there and disabled" has 'enabled after reload: 0'
 check "... and records exactly the 33 submits" has 'submits recorded: 33'
 check "... and the module unloads" has 'final rmmod: ok'
