@@ -55,10 +55,13 @@ kernel_key() {
 			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
 		cat "$project_dir/kernel/build" "$series"
 		# How the tree is made and built
-		declare -f apply_series configure_kernel kernel_make kernel_build_timestamp config_fragments
+		declare -f apply_series configure_kernel configure_from kernel_make \
+			kernel_build_timestamp config_fragments
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
 			while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
 		config_fragments "$flavour" | xargs cat
+		# The per-patch states' config (kernel/build)
+		cat "$project_dir"/kernel/config/states/*.config
 	} | hash16
 }
 
@@ -168,30 +171,42 @@ kernel_make() {
 }
 
 # Configure kernel tree $1 for flavour $2: x86_64_defconfig +
-# kvm_guest.config + the flavour's fragments (config_fragments), then check
-# that every option the fragments ask for stuck, as the last fragment to
-# name it asked (merge_config.sh only warns when one does not: a missing
-# dependency or a typo; for us that is an error).
+# kvm_guest.config + the flavour's fragments (config_fragments).
 configure_kernel() {
-	local tree=$1 line opt missing=0 fragments
+	local tree=$1 fragments
 	mapfile -t fragments < <(config_fragments "${2:-}")
-	kernel_make "$tree" -s x86_64_defconfig
-	kernel_make "$tree" --cmd scripts/kconfig/merge_config.sh -m .config \
-		kernel/configs/kvm_guest.config "${fragments[@]}" >"$tree/.merge_config.log"
-	kernel_make "$tree" -s olddefconfig
+	configure_from "$tree" "$tree" x86_64_defconfig \
+		"$tree/kernel/configs/kvm_guest.config" "${fragments[@]}"
+}
+
+# configure_from TREE OUTDIR BASE FRAGMENT...: configure kernel TREE, its
+# output in OUTDIR (TREE itself, or a directory for make O=), from the
+# make target BASE (x86_64_defconfig, tinyconfig) and the fragments, then
+# check that every option the fragments ask for stuck, as the last
+# fragment to name it asked (merge_config.sh only warns when one does not:
+# a missing dependency or a typo; for us that is an error).
+configure_from() {
+	local tree=$1 out=$2 base=$3 line opt missing=0
+	shift 3
+	local fragments=("$@") config=$out/.config output=()
+	[ "$out" = "$tree" ] || output=(O="$out")
+	kernel_make "$tree" -s "${output[@]}" "$base"
+	kernel_make "$tree" --cmd scripts/kconfig/merge_config.sh -m -O "$out" "$config" \
+		"${fragments[@]}" >"$out/.merge_config.log"
+	kernel_make "$tree" -s "${output[@]}" olddefconfig
 	while read -r line; do
 		case $line in
 		CONFIG_*=*)
-			grep -qxF -- "$line" "$tree/.config" || {
-				say "requested $line, got: $(grep "^${line%%=*}=" "$tree/.config" || echo "not set")"
+			grep -qxF -- "$line" "$config" || {
+				say "requested $line, got: $(grep "^${line%%=*}=" "$config" || echo "not set")"
 				missing=1
 			}
 			;;
 		"# CONFIG_"*" is not set")
 			opt=${line#\# }
 			opt=${opt%% *}
-			if grep -q "^$opt=" "$tree/.config"; then
-				say "requested $opt off, got: $(grep "^$opt=" "$tree/.config")"
+			if grep -q "^$opt=" "$config"; then
+				say "requested $opt off, got: $(grep "^$opt=" "$config")"
 				missing=1
 			fi
 			;;

@@ -1,8 +1,10 @@
 #!/bin/bash
 # The series is bisectable: after each patch, the kernel (vmlinux and
-# modules, our guest config) builds. kernel/build made the kernel we boot
-# that way, patch by patch in its tree, and stamped each state; this
-# reports those stamps. Then, with CONFIG_MARKERS=n, the files the series
+# modules) builds. kernel/build made the kernel we boot that way, patch by
+# patch in its tree (each state but the last with the small config of
+# kernel/config/states, out of tree; the last with the guest's), and stamped
+# each state; this reports those stamps, and that the states compiled every
+# C file the series touches. Then, with CONFIG_MARKERS=n, the files the series
 # touches and a module using trace_mark() still compile, and trace_mark()
 # leaves nothing behind in the object: in a tree of its own (the kernel's
 # must stay as it was built), kept in the cache under the kernel's key.
@@ -20,9 +22,14 @@ n=${#patches[@]}
 built=0
 for i in $(seq 1 "$n"); do
 	patch=${patches[$((i - 1))]}
+	if [ "$i" = "$n" ]; then
+		how="the kernel we boot, guest config"
+	else
+		how="states config"
+	fi
 	if [ -e "$kdir/.built-$i" ]; then
 		built=$((built + 1))
-		ok "after patch $i ($patch) the kernel builds ($(cat "$kdir/.built-$i") s, incremental)"
+		ok "after patch $i ($patch) the kernel builds ($how, $(cat "$kdir/.built-$i") s)"
 	elif [ -e "$kdir/.failed-$i" ]; then
 		grep -E 'error|Error' "$kdir/build-$i.log" | head -n 20 | sed 's/^/# /'
 		not_ok "after patch $i ($patch) the kernel builds (log: $kdir/build-$i.log)"
@@ -31,6 +38,17 @@ for i in $(seq 1 "$n"); do
 	fi
 done
 figure "series: $built of $n per-patch states built, the last one the kernel we boot"
+
+# What the states' config compiles: every C file the first n-1 patches
+# change or add has its object in the states' tree (scripts/mod/modpost.c
+# too, a host program).
+mapfile -t state_files < <(for patch in "${patches[@]:0:n-1}"; do
+	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "kernel/patches/$patch"
+done | sort -u)
+[ "${#state_files[@]}" -gt 0 ] || not_ok "the series touches C files (none found in its first $((n - 1)) patches)"
+for f in "${state_files[@]}"; do
+	check "the per-patch states compile $f" test -s "$kdir/states/${f%.c}.o"
+done
 
 tree=$cache_dir/nomarkers-$(kernel_key main)/linux
 if [ ! -e "$tree/.series-applied" ]; then
