@@ -182,13 +182,18 @@ configure_kernel() {
 # configure_from TREE OUTDIR BASE FRAGMENT...: configure kernel TREE, its
 # output in OUTDIR (TREE itself, or a directory for make O=), from the
 # make target BASE (x86_64_defconfig, tinyconfig) and the fragments, then
-# check that every option the fragments ask for stuck, as the last
+# check that every option our fragments ask for stuck, as the last
 # fragment to name it asked (merge_config.sh only warns when one does not:
-# a missing dependency or a typo; for us that is an error).
+# a missing dependency or a typo; for us that is an error). The kernel's
+# own fragments (in TREE, e.g. kvm_guest.config) are merged as they are:
+# they name options of other architectures.
 configure_from() {
-	local tree=$1 out=$2 base=$3 line opt missing=0
+	local tree=$1 out=$2 base=$3 line opt missing=0 fragment
 	shift 3
-	local fragments=("$@") config=$out/.config output=()
+	local fragments=("$@") ours=() config=$out/.config output=()
+	for fragment in "${fragments[@]}"; do
+		case $fragment in "$tree"/*) ;; *) ours+=("$fragment") ;; esac
+	done
 	[ "$out" = "$tree" ] || output=(O="$out")
 	kernel_make "$tree" -s "${output[@]}" "$base"
 	kernel_make "$tree" --cmd scripts/kconfig/merge_config.sh -m -O "$out" "$config" \
@@ -211,7 +216,7 @@ configure_from() {
 			fi
 			;;
 		esac
-	done < <(cat "${fragments[@]}" | awk '
+	done < <(cat "${ours[@]}" | awk '
 		/^CONFIG_[A-Za-z0-9_]+=/ { opt = $0; sub(/=.*/, "", opt) }
 		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { opt = $2 }
 		opt != "" { last[opt] = $0; order[++n] = opt; opt = "" }
