@@ -16,7 +16,7 @@ HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	kernel-debug vendor-debug image-debug check-debug
 
 help:
-	@echo 'make demo     build everything (first time ~25 min), then the guided demo: the vendor driver, its markers, SystemTap'
+	@echo 'make demo     build everything (first time ~45 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~17 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~5 min): bench/results/'
 	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
