@@ -29,12 +29,20 @@ guest_status=0
 		-c "/usr/local/bin/acmectl run --count 300 --threads 2" 2>/dev/null > /tmp/bt.out
 	grep -E "^latency_sum_ns=|^completed=|^@n: |^@sum: |^@latency_ns:|^\[" /tmp/bt.out | sed "s/^/bpftrace: /"
 	echo "== pinned"
+	# Wait until the tracer holds the module, however slow its start on a
+	# busy host (up to a minute): a fixed sleep raced it
+	pinned() {
+		for _ in $(seq 300); do
+			[ "$(cat /sys/module/acme_xa/refcnt)" -gt 0 ] && return
+			sleep 0.2
+		done
+	}
 	perf record -q -a -e markers:acme_cmd_submit -o /tmp/q.data -- sleep 4 >/dev/null 2>&1 &
-	sleep 2
+	pinned
 	rmmod acme_xa 2>&1 | sed "s/^/rmmod under perf: /"
 	wait
 	bpftrace -e "tracepoint:markers:acme_cmd_submit { @ = count(); } interval:s:4 { exit(); }" >/dev/null 2>&1 &
-	sleep 3
+	pinned
 	rmmod acme_xa 2>&1 | sed "s/^/rmmod under bpftrace: /"
 	wait
 	rmmod acme_xa && echo "rmmod afterwards: ok"
