@@ -152,6 +152,17 @@ kernel_build_timestamp() {
 	LC_ALL=C date -u -d "@$(stat -c %Y "$kernel_source_tarball")"
 }
 
+# take_stap_lock: hold, until this process ends, the lock of the build
+# root's stap cache (/root/.systemtap: autoconf results, tracequery
+# objects). stap does not lock it itself, and tests/run compiles in two
+# lanes at once: without the lock one stap can read a header another is
+# still writing there.
+take_stap_lock() {
+	mkdir -p "$cache_dir"
+	exec 9>>"$cache_dir/stap.lock"
+	flock 9
+}
+
 # Run make (or another command, with "--cmd") in kernel tree $1 in the build
 # root, with ccache. ccache keys on paths relative to the tree's parent, so
 # trees under other keys share its entries.
