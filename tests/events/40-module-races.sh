@@ -3,15 +3,22 @@
 # driver is loaded and unloaded in a loop while ftrace enables and disables
 # its event and perf opens it; an enable file held open across the unload
 # refuses writes afterwards, a format file held open refuses reads (the
-# event's memory is gone with the module); then the module is loaded once
-# more and its event counts exactly. No kernel report (the guest fails on any), no
-# stale event.
+# event's memory is gone with the module), and so do a trigger file and
+# a filter file; opens of the event's files race the unload in a loop
+# (KM_STRESS=full: 60 s, else 15 s); then the module is loaded once more
+# and its event counts exactly. No kernel report (the guest fails on any),
+# no stale event.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# An open whose path walk found the file before the unload reaches
+# ->open() after it; under KASAN that window showed as a use-after-free
+# within about 30 s of this loop.
+if [ "${KM_STRESS:-}" = full ]; then race_seconds=60; else race_seconds=15; fi
+
 guest_status=0
 # shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run -- bash -c '
+"$vm" run -- env RACE_SECONDS=$race_seconds bash -c '
 	E=/sys/kernel/tracing/events/markers/acme_cmd_submit
 	echo "== cycles"
 	(
@@ -53,6 +60,45 @@ guest_status=0
 		echo "format read after unload: refused, $(sed "s/.*: //" /tmp/format.err)"
 	fi
 	exec 4<&-
+	echo "== trigger and filter held open"
+	modprobe acme_xa
+	exec 5<$E/trigger 6>$E/filter
+	rmmod acme_xa && echo "rmmod with the trigger and filter files open: ok"
+	if cat <&5 >/dev/null 2>/tmp/trigger.err; then
+		echo "trigger read after unload: accepted"
+	else
+		echo "trigger read after unload: refused, $(sed "s/.*: //" /tmp/trigger.err)"
+	fi
+	if echo "opcode == 1" >&6 2>/tmp/filter.err; then
+		echo "filter write after unload: accepted"
+	else
+		echo "filter write after unload: refused, $(sed "s/.*: //" /tmp/filter.err)"
+	fi
+	exec 5<&- 6>&-
+	echo "== opens racing the unload"
+	modprobe acme_xa
+	opener() {
+		local end=$((SECONDS + RACE_SECONDS)) opens=0 refused=0
+		while [ $SECONDS -lt $end ]; do
+			# an empty file (hist, with no trigger) reads nothing
+			if { read -r _ || true; } <"$E/$1" 2>/dev/null; then
+				opens=$((opens + 1))
+			else
+				refused=$((refused + 1))
+			fi
+		done
+		echo "race opens of $1: $opens"
+		echo "race refusals of $1: $refused"
+	}
+	for f in format enable trigger hist; do opener $f & done
+	reloads=0
+	end=$((SECONDS + RACE_SECONDS))
+	while [ $SECONDS -lt $end ]; do
+		rmmod acme_xa && modprobe acme_xa && reloads=$((reloads + 1))
+	done
+	wait
+	echo "race reloads: $reloads"
+	rmmod acme_xa
 	echo "== again"
 	modprobe acme_xa
 	echo "enabled after reload: $(cat $E/enable)"
@@ -80,6 +126,19 @@ check "... and no acme event is left in available_events" has 'stale acme events
 check "the module unloads while its format file is open" has 'rmmod with the format file open: ok'
 check "... and a read of that file afterwards is refused ($(n_of 'format read after unload'))" \
 	has 'format read after unload: refused, No such device'
+check "the module unloads while its trigger and filter files are open" \
+	has 'rmmod with the trigger and filter files open: ok'
+check "... and a read of the trigger file afterwards is refused ($(n_of 'trigger read after unload'))" \
+	has 'trigger read after unload: refused, No such device'
+check "... and a write to the filter file afterwards is refused ($(n_of 'filter write after unload'))" \
+	has 'filter write after unload: refused, No such device'
+check "the module was unloaded and loaded again while its files were opened ($(n_of 'race reloads') times)" \
+	[ "$(n_of 'race reloads')" -ge 1 ]
+for f in format enable trigger hist; do
+	check "... and its $f file was opened in between ($(n_of "race opens of $f") opens, $(n_of "race refusals of $f") refused)" \
+		[ "$(n_of "race opens of $f")" -ge 1 ]
+done
+figure "open races: $(n_of 'race reloads') unloads and reloads in ${race_seconds} s against opens of 4 files of the event"
 check "loaded again, the event is there and disabled" has 'enabled after reload: 0'
 check "... and records exactly the 33 submits" has 'submits recorded: 33'
 check "... and the module unloads" has 'final rmmod: ok'
