@@ -146,14 +146,22 @@ wait $runpid; rc=$?
 exec 3</dev/acme_xa0
 if rmmod acme_xa 2>"$TMP/err"; then not_ok "rmmod with the device open succeeded"; else ok "rmmod with the device open refused: $(cat "$TMP/err")"; fi
 exec 3<&-
-# 300 x 1 MiB crypt: ~1.9 s of firmware time; rmmod once it is running
-"$CTL" run --count 300 --threads 2 --opcodes crypt --sizes 1048576 >/dev/null 2>&1 &
+# 1000 x 1 MiB crypt: ~6 s of firmware time, so that a debug kernel's slow
+# acmectl stats still sees it busy; rmmod once it is, and only then
+"$CTL" run --count 1000 --threads 2 --opcodes crypt --sizes 1048576 >/dev/null 2>&1 &
 runpid=$!
+busy=no
 for _ in $(seq 100); do
-	"$CTL" stats >"$TMP/stats" && [ "$(kv in_flight "$TMP/stats")" != 0 ] && break
+	"$CTL" stats >"$TMP/stats" && [ "$(kv in_flight "$TMP/stats")" != 0 ] && busy=yes && break
 	sleep 0.1
 done
-if rmmod acme_xa 2>/dev/null; then not_ok "rmmod during a run succeeded"; else ok "rmmod during a run refused"; fi
+if [ $busy = no ]; then
+	not_ok "rmmod during a run: never saw the run busy in 10 s"
+elif rmmod acme_xa 2>/dev/null; then
+	not_ok "rmmod during a run succeeded"
+else
+	ok "rmmod during a run refused"
+fi
 wait $runpid && ok "that run completed" || not_ok "the run during rmmod failed"
 "$CTL" submit --count 64 --opcode crypt --size 1048576 >/dev/null
 check "rmmod right after closing with 64 x 1 MiB in flight" rmmod acme_xa
