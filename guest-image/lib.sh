@@ -55,10 +55,9 @@ kernel_key() {
 			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
 		cat "$project_dir/kernel/build" "$series"
 		# How the tree is made and built
-		declare -f apply_series configure_kernel configure_from kernel_make \
-			kernel_build_timestamp config_fragments
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" |
-			while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
+		declare -f series_patches apply_series configure_kernel configure_from \
+			kernel_make kernel_build_timestamp config_fragments
+		series_patches | while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
 		config_fragments "$flavour" | xargs cat
 		# The per-patch states' config (kernel/build)
 		cat "$project_dir"/kernel/config/states/*.config
@@ -135,6 +134,14 @@ unpack_kernel_source() {
 	mv "$(dirname "$tree")/linux-source-6.1" "$tree"
 }
 
+# The patches kernel/patches/series lists, one per line, in order (the
+# series' comment lines and blank lines are its sections).
+series_patches() {
+	local series=$project_dir/kernel/patches/series
+	[ -f "$series" ] || die "missing $series"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series"
+}
+
 # Apply kernel/patches/series to the tree in $1, stopping at the first patch
 # that does not apply, named.
 apply_series() {
@@ -148,7 +155,7 @@ apply_series() {
 			cat "$tree/.patch.log" >&2
 			die "patch $n ($patch) does not apply"
 		fi
-	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
+	done < <(series_patches)
 	rm -f "$tree/.patch.log"
 	say "applied $n patch(es) from kernel/patches/series"
 }

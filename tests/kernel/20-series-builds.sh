@@ -17,7 +17,7 @@ final_config=$kbuild/.config
 [ -r "$final_config" ] || die "no configured kernel tree; run 'make kernel'"
 kdir=$(kernel_dir main)
 [ "$kdir/linux" = "$kbuild" ] || die "build/linux is not the kernel of this checkout ($kdir); run 'make kernel'"
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series)
+mapfile -t patches < <(series_patches)
 n=${#patches[@]}
 built=0
 for i in $(seq 1 "$n"); do
