@@ -70,6 +70,8 @@ guest_status=0
 	echo deny > $knob
 	acmectl run --count 10 >/dev/null
 	echo "submits under deny: $(trace_lines "acme_cmd_submit: id")"
+	grep -P "^acme_cmd_submit\tacme_xa\t" /sys/kernel/debug/markers/list | sed "s/^/listed under deny: /"
+	dmesg | grep "acme_cmd_submit.*waiting" | sed "s/^\[[ 0-9.]*\] /waiting: /"
 	echo allow > $knob
 	acmectl run --count 10 >/dev/null
 	echo "submits after allow: $(trace_lines "acme_cmd_submit: id")"
@@ -111,6 +113,7 @@ guest_status=0
 	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
+tab=$'\t'
 has() { grep -qxF -- "$1" "$o"; }
 section() { sed -n "/^== $1\$/,/^== /p" "$o"; }
 
@@ -140,6 +143,10 @@ check "... and it stays disabled" has 'enabled under deny: 0'
 check "... with a line that says why" grep -q 'markers: event markers:acme_cmd_submit not enabled: proprietary module, markers.proprietary=deny' "$o"
 check "under allow it enables" has 'enable under allow: ok'
 check "switching to deny while enabled silences it" has 'submits under deny: 0'
+check "... and the listing says the enabled event waits, blocked by the policy" \
+	has "listed under deny: acme_cmd_submit${tab}acme_xa${tab}id %u opcode %u len %u depth %u${tab}blocked${tab}1${tab}policy${tab}event markers:acme_cmd_submit"
+check "... and so does one log line" \
+	[ "$(grep -c '^waiting: markers: acme_xa: acme_cmd_submit blocked (proprietary module, markers.proprietary=deny), probes waiting: event markers:acme_cmd_submit$' "$o")" = 1 ]
 check "... and allow brings it back" has 'submits after allow: 10'
 check "the module unloads with its event enabled" has 'rmmod with the event enabled: ok'
 check "... and its events are gone from tracefs" has 'acme events after rmmod: 0'

@@ -1,0 +1,77 @@
+#!/bin/bash
+# BPF and perf on marker events, where they went wrong (issue 23, bugs 3
+# and 6): a BPF program on the event of a marker without arguments (no
+# fields) attaches and counts exactly over several reloads of its module;
+# the size the kernel checks a BPF program's reads of the record against
+# is the record's (it came from an empty field list for such an event,
+# so attaching failed or passed at random, and a program could read past
+# the record): bpf-ctx-read attaches programs that read at the end of a
+# record and past it; and perf record's samples point at the marker's
+# site in its module, not into the tracing code.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ -e "$mods/markers_gpl.ko" ] || die "no test modules; run tests/modules/build"
+rounds=5
+# The guest compiles bpf-ctx-read (the root has gcc), next to the module
+check "bpf-ctx-read is cppcheck clean" cppcheck --enable=warning,style,performance,portability \
+	--error-exitcode=1 --quiet tests/events/bpf-ctx-read.c
+cp "$mods/markers_gpl.ko" tests/events/bpf-ctx-read.c "$scratch/"
+
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run --share "$scratch" -- env ROUNDS=$rounds bash -c '
+	fire=/sys/module/markers_gpl/parameters/fire
+	echo "== noargs"
+	for round in $(seq "$ROUNDS"); do
+		insmod /mnt/host/markers_gpl.ko
+		# bpftrace splits -c at spaces: the redirection goes in a script
+		echo "echo $((round + 6)) > $fire" >/tmp/fire
+		bpftrace -e "tracepoint:markers:test_gpl_noargs { @n = count(); }" \
+			-c "/bin/sh /tmp/fire" >/tmp/bt 2>&1
+		echo "round $round: $(grep -E "^@n: |ERROR" /tmp/bt | head -n 1)"
+		rmmod markers_gpl
+	done
+	echo "== ctx reads"
+	gcc -Wall -Wextra -Werror -O2 -o /tmp/bpf-ctx-read /mnt/host/bpf-ctx-read.c && echo "built bpf-ctx-read"
+	insmod /mnt/host/markers_gpl.ko
+	for ev in test_gpl_noargs test_gpl_args; do
+		id=$(cat /sys/kernel/tracing/events/markers/$ev/id)
+		end=$(sed -n "s/.*offset:\([0-9]*\);.*size:\([0-9]*\);.*/\1 \2/p" \
+			/sys/kernel/tracing/events/markers/$ev/format | awk "{ e = \$1 + \$2; if (e > m) m = e } END { print m }")
+		echo "$ev record ends at: $end"
+		# The last 8 bytes of the record (the common fields of the first
+		# 8 are off limits to BPF), then 8 bytes past it
+		[ "$end" -lt 16 ] || echo "$ev read at the end: $(/tmp/bpf-ctx-read "$id" $((end - 8)))"
+		echo "$ev read past the end: $(/tmp/bpf-ctx-read "$id" "$end")"
+	done
+	rmmod markers_gpl
+	echo "== perf sites"
+	# Installed, as a driver is, so that perf finds its symbols
+	mkdir -p /lib/modules/$(uname -r)/extra
+	cp /mnt/host/markers_gpl.ko /lib/modules/$(uname -r)/extra/
+	depmod
+	modprobe markers_gpl
+	perf record -q -a -e markers:test_gpl_args -o /tmp/p.data -- sh -c "echo 3 > $fire" >/dev/null 2>&1
+	perf script -i /tmp/p.data -F event,ip,sym,dso 2>/dev/null | sed "s/^ */site: /"
+	rmmod markers_gpl
+	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+
+for round in $(seq "$rounds"); do
+	check "round $round: bpftrace on a marker without fields attaches and counts $((round + 6))" \
+		grep -qx "round $round: @n: $((round + 6))" "$o"
+done
+check "bpf-ctx-read builds with -Wall -Wextra -Werror in the guest" grep -qx 'built bpf-ctx-read' "$o"
+check "test_gpl_noargs's record is its 8 bytes of common fields" grep -qx 'test_gpl_noargs record ends at: 8' "$o"
+check "test_gpl_args's record ends after its last field, p (48)" grep -qx 'test_gpl_args record ends at: 48' "$o"
+check "a BPF program reading past a marker event without fields is refused" \
+	grep -qx 'test_gpl_noargs read past the end: refused: EACCES' "$o"
+check "one reading the last field of an event with fields attaches" grep -qx 'test_gpl_args read at the end: attached' "$o"
+check "... and one reading past its record is refused" grep -qx 'test_gpl_args read past the end: refused: EACCES' "$o"
+check "perf record took 3 samples of markers:test_gpl_args" [ "$(grep -c '^site: markers:test_gpl_args: ' "$o")" = 3 ]
+check "... each at the marker's site, fire_set of markers_gpl" \
+	[ "$(grep -cE '^site: markers:test_gpl_args: +[0-9a-f]+ fire_set \(/lib/modules/.*/markers_gpl\.ko\)$' "$o")" = 3 ]
+check "the guest ran to the end" [ "$guest_status" = 0 ]
+finish

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Triggers left on a module's events when the module unloads: nothing a
+# tracer set may outlive the event. A trigger puts the event in soft mode,
+# which the trace event core does not undo when it removes the event, so
+# the event's probes stayed registered on its name after the event was
+# freed, and the next module with that marker called freed memory (the
+# first bug of issue 23: the rmmod warned in marker_events_module_notify).
+# Here: a hist trigger on markers:acme_irq, rmmod, modprobe, a run; the
+# same with a traceoff trigger on an instance's copy of an event; and a
+# trigger on an enabled event. The reloaded events carry no trigger,
+# count exactly, and the kernel reports nothing.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+guest_status=0
+# shellcheck disable=SC2016 # expanded by the guest's shell
+"$vm" run -- bash -c '
+	T=/sys/kernel/tracing
+	E=$T/events/markers
+	echo "== hist"
+	modprobe acme_xa
+	echo "hist:keys=pending" > $E/acme_irq/trigger
+	acmectl run --count 20 >/dev/null
+	echo "hist before rmmod: $(grep -c "hitcount:" $E/acme_irq/hist)"
+	rmmod acme_xa && echo "rmmod with a hist trigger: ok"
+	modprobe acme_xa
+	echo "triggers after reload: $(grep -vc "^#" $E/acme_irq/trigger)"
+	acmectl run --count 10 >/dev/null && echo "run after reload: ok"
+	echo 1 > $E/acme_cmd_submit/enable
+	echo > $T/trace
+	acmectl run --count 10 >/dev/null
+	echo "submits after reload: $(grep -c "acme_cmd_submit: id" $T/trace)"
+	echo 0 > $E/acme_cmd_submit/enable
+	rmmod acme_xa
+	echo "== instance"
+	mkdir $T/instances/left
+	modprobe acme_xa
+	echo "traceoff" > $T/instances/left/events/markers/acme_cmd_complete/trigger
+	echo "stacktrace if id > 100000" > $E/acme_cmd_submit/trigger
+	rmmod acme_xa && echo "rmmod with two triggers: ok"
+	modprobe acme_xa
+	echo "instance triggers after reload: $(grep -vc "^#" $T/instances/left/events/markers/acme_cmd_complete/trigger)"
+	echo "tracing_on in the instance: $(cat $T/instances/left/tracing_on)"
+	acmectl run --count 10 >/dev/null && echo "run after the second reload: ok"
+	echo "tracing_on in the instance after the run: $(cat $T/instances/left/tracing_on)"
+	rmmod acme_xa
+	rmdir $T/instances/left && echo "instance removed"
+	echo "== enabled and triggered"
+	modprobe acme_xa
+	echo 1 > $E/acme_cmd_complete/enable
+	echo "hist:keys=status" > $E/acme_cmd_complete/trigger
+	acmectl run --count 5 >/dev/null
+	rmmod acme_xa && echo "rmmod with an enabled, triggered event: ok"
+	modprobe acme_xa
+	echo "enabled after reload: $(cat $E/acme_cmd_complete/enable)"
+	echo 1 > $E/acme_cmd_complete/enable
+	echo > $T/trace
+	acmectl run --count 6 >/dev/null
+	echo "completes after reload: $(grep -c "acme_cmd_complete: id" $T/trace)"
+	echo 0 > $E/acme_cmd_complete/enable
+	rmmod acme_xa
+	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+sed 's/^/# /' "$scratch/out"
+o=$scratch/out
+has() { grep -qxF -- "$1" "$o"; }
+
+check "a hist trigger on markers:acme_irq counts" grep -qE '^hist before rmmod: [1-9]' "$o"
+check "the driver unloads with the trigger set" has 'rmmod with a hist trigger: ok'
+check "reloaded, its event has no trigger" has 'triggers after reload: 0'
+check "... and the driver runs (the old probe would be called here)" has 'run after reload: ok'
+check "... and its events count exactly" has 'submits after reload: 10'
+check "it unloads with a trigger in an instance and one with a filter" has 'rmmod with two triggers: ok'
+check "... reloaded, the instance's event has no trigger" has 'instance triggers after reload: 0'
+check "... a run does not fire the old traceoff" has 'tracing_on in the instance after the run: 1'
+check "... and the instance can be removed" has 'instance removed'
+check "it unloads with an event both enabled and triggered" has 'rmmod with an enabled, triggered event: ok'
+check "... which comes back disabled" has 'enabled after reload: 0'
+check "... and counts exactly" has 'completes after reload: 6'
+check "the guest ran to the end" [ "$guest_status" = 0 ]
+finish
