@@ -69,8 +69,8 @@ for who in gpl prop; do
 done
 check "every firing of a connected proprietary marker is seen (5)" eval 'section "count allowed" | grep -qx hits=5'
 check "a probe stays registered across unload and reload (2 + 3)" eval 'section "count unload-reload" | grep -qx hits=5'
-check "a force-loaded module's marker is blocked (forced) with a probe waiting" \
-	eval 'section "count forced" | grep -q "blocked.1.forced$"'
+check "a force-loaded module's marker is blocked (forced) with a probe waiting, named" \
+	eval 'section "count forced" | grep -qP "\tblocked\t1\tforced\t\S+ \[stap_\w+\]$"'
 check "nothing fires from a force-loaded module" eval 'section "count forced" | grep -qx hits=0'
 check "under deny nothing fires; after the flip to allow everything does (4)" eval 'section "count deny then allow" | grep -qx hits=4'
 check "a wrong format through the API gets -EBUSY" grep -q 'register module_load with format "wrong %d": -16' "$o"

@@ -336,7 +336,8 @@ unload
 insmod "$KO"
 if grep -q '^acme_xa .*(P' /proc/modules; then
 	echo deny >/sys/module/markers/parameters/proprietary
-	b=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tpolicy$' /sys/kernel/debug/markers/list)
+	# blocked by the policy, and acme_probe's probe listed as waiting
+	b=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tpolicy\tacme_probe_fn \[acme_probe\]$' /sys/kernel/debug/markers/list)
 	clear_log
 	"$CTL" run --count 100 >/dev/null
 	denied=$(grep -c '^acme_' "$LOG")
@@ -364,7 +365,7 @@ if [ "$FORCED" = 1 ]; then
 	mflags=$(sed -n 's/^acme_xa .*(\([A-Z]*\))$/\1/p' /proc/modules)
 	[ $((taint & 2)) = 2 ] && [ "$(echo "$mflags" | grep -o '[POF]' | sort | tr -d '\n')" = FOP ] &&
 		ok "tainted $taint (F), the module's taints ($mflags)" || not_ok "forced: tainted $taint; $(grep acme_xa /proc/modules)"
-	blocked=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tforced$' /sys/kernel/debug/markers/list)
+	blocked=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\tblocked\t1\tforced\tacme_probe_fn \[acme_probe\]$' /sys/kernel/debug/markers/list)
 	[ "$blocked" = 12 ] && ok "its 12 markers listed blocked (forced), a probe waiting on each" || not_ok "$blocked markers blocked forced"
 	clear_log
 	check "acmectl run on the forced module" "$CTL" run --count 200 --threads 2
