@@ -9,6 +9,7 @@
 . guest-image/lib.sh
 
 checkpatch=$kbuild/scripts/checkpatch.pl
+check "the kernel tree has checkpatch.pl ($checkpatch)" test -x "$checkpatch"
 # changelog_quiet PATCH: the part above "---" does not mention checkpatch
 changelog_quiet() { ! sed -n '1,/^---$/p' "$1" | grep -qi checkpatch; }
 
@@ -20,8 +21,18 @@ for patch in "${patches[@]}"; do
 	# UNKNOWN_COMMIT_ID: checkpatch looks the ids of Fixes: tags and
 	# "commit <id>" up in a git history, and the Debian source has none;
 	# it warns on every such id then, right or wrong.
+	# Its exit status: 0 with nothing to report, 1 with a report line; any
+	# other status (no checkpatch.pl, a Perl error) or a status that
+	# disagrees with the report is checkpatch not having done its job.
+	status=0
 	report=$(cd "$scratch" || exit 1; "$checkpatch" --strict --no-tree --no-summary --terse \
-		--ignore UNKNOWN_COMMIT_ID "$project_dir/$file" || true)
+		--ignore UNKNOWN_COMMIT_ID "$project_dir/$file" 2>"$scratch/stderr") || status=$?
+	sed 's/^/# checkpatch stderr: /' "$scratch/stderr"
+	case $status/${report:+reported} in
+	0/ | 1/reported) ran=yes ;;
+	*) ran=no ;;
+	esac
+	check "$patch: checkpatch ran (exit $status, $(grep -c . <<<"$report" || true) report lines)" [ "$ran" = yes ]
 	errors=$(grep -c ': ERROR:' <<<"$report" || true)
 	warnings=$(grep -c ': WARNING:' <<<"$report" || true)
 	checks=$(grep -c ': CHECK:' <<<"$report" || true)
@@ -31,7 +42,7 @@ for patch in "${patches[@]}"; do
 	fi
 	[ -z "$report" ] || printf '%s\n' "$report"
 	check "$patch: $errors errors, $warnings warnings, $checks checks (justified below ---: $justified)" \
-		[ "$errors/$warnings/$justified" = 0/0/yes ]
+		[ "$ran/$errors/$warnings/$justified" = yes/0/0/yes ]
 	check "$patch: the changelog does not discuss checkpatch" changelog_quiet "$file"
 	check "$patch: Signed-off-by the project" grep -q '^Signed-off-by: Kernel Markers Project <markers@project.invalid>$' "$file"
 done
