@@ -365,17 +365,27 @@ check "write error on stdout gives exit 1 and a message" \
 	"markers-elf: write error on standard output"
 
 # ---- fuzzer findings --------------------------------------------------
-# Each tests/regress/NAME.bin is an input a fuzzer once crashed or hung
-# markers-elf with (make fuzz-cov also starts from them).  It must give
+# Each tests/regress/NAME.bin is an input a fuzzer found (see
+# tests/regress/README; make fuzz-cov also starts from them).  It must give
 # either markers or exactly one "markers-elf: FILE: ..." error line, in
-# time; NAME.err, if present, holds an extended regex the error matches.
-for f in "$here"/regress/*.bin; do
+# time; NAME.err, if present, holds an extended regex the error matches,
+# NAME.out the exact markers it gives.  The set is never empty: an empty
+# or missing tests/regress/ would run nothing and pass.
+regress=("$here"/regress/*.bin)
+[ -e "${regress[0]}" ] || regress=()
+check "tests/regress/ holds fuzzer inputs (${#regress[@]} *.bin)" test "${#regress[@]}" -gt 0
+for f in "${regress[@]}"; do
 	[ -e "$f" ] || continue
 	name=$(basename "$f" .bin)
 	cp "$f" "$W/$name.ko"
 	if [ -f "${f%.bin}.err" ]; then
 		expect_err "regress $name" "$W/$name.ko" "$(cat "${f%.bin}.err")" \
 			timeout 20 "$bin" "$W/$name.ko"
+		continue
+	fi
+	if [ -f "${f%.bin}.out" ]; then
+		exp=$(cat "${f%.bin}.out"; echo .) # with its last newline
+		expect_out "regress $name" "${exp%.}" timeout 20 "$bin" "$W/$name.ko"
 		continue
 	fi
 	run timeout 20 "$bin" "$W/$name.ko"
