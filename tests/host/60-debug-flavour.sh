@@ -13,12 +13,16 @@
 main_dir=$(kernel_dir main)
 debug_dir=$(kernel_dir debug)
 check "the debug kernel has a cache directory of its own ($(basename "$debug_dir"))" \
-	[ "$main_dir" != "$debug_dir" ] && [ "$(dirname "$debug_dir")" = "$cache_dir" ]
+	test "$main_dir" != "$debug_dir" -a "$(dirname "$debug_dir")" = "$cache_dir"
 check "... keyed apart from the main one" [ "$(kernel_key main)" != "$(kernel_key debug)" ]
 mapfile -t fragments < <(config_fragments debug)
-check "the debug fragments come after the main ones (${#fragments[@]} fragments)" \
-	[ "${fragments[-1]}" = "$project_dir/kernel/config/debug/debug.config" ] &&
-	[ "$(config_fragments main | wc -l)" = $((${#fragments[@]} - 1)) ]
+mapfile -t main_fragments < <(config_fragments main)
+# after_main: the debug list is the main list, then debug.config
+after_main() {
+	[ "${#fragments[@]}" = $((${#main_fragments[@]} + 1)) ] &&
+		[ "${fragments[*]}" = "${main_fragments[*]} $project_dir/kernel/config/debug/debug.config" ]
+}
+check "the debug fragments come after the main ones (${#fragments[@]} fragments)" after_main
 if (KM_FLAVOUR=bogus kernel_flavour) >/dev/null 2>&1; then
 	not_ok "KM_FLAVOUR=bogus is refused"
 else
