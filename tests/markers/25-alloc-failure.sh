@@ -55,7 +55,7 @@ check "before: the marker is listed off, no probe" grep -qx 'before: listed off 
 first_ok() { sed -n "s/^$1 nth=\([0-9]*\): ok; .*/\1/p" "$o" | head -n 1; }
 n_ok=$(first_ok attach)
 check "a first registration goes through once its allocations are left alone (at fail-nth ${n_ok:-never})" \
-	[ -n "$n_ok" ] && [ "$n_ok" -ge 2 ]
+	test "${n_ok:-0}" -ge 2
 for n in $(seq 1 $((${n_ok:-2} - 1))); do
 	check "allocation $n of $((${n_ok:-2} - 1)) of a first registration fails: -ENOMEM, nothing changes" \
 		grep -qx "attach nth=$n: Cannot allocate memory; listed off 0" "$o"
