@@ -83,4 +83,9 @@ trap 'rm -rf "$scratch"' EXIT
 export VM_REPORT_LOG=$scratch/vm-runs
 
 # lacks PATTERN FILE: FILE has no line matching PATTERN (binary files too).
-lacks() { ! grep -a -q -e "$1" "$2"; }
+# A FILE that is missing or unreadable fails: it lacks nothing.
+lacks() {
+	local found=0
+	grep -a -q -e "$1" "$2" || found=$?
+	[ "$found" = 1 ]
+}
