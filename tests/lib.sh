@@ -89,3 +89,6 @@ lacks() {
 	grep -a -q -e "$1" "$2" || found=$?
 	[ "$found" = 1 ]
 }
+# same_count A B: A is a number and B is the same one (two lookups that
+# both found nothing are not the same count)
+same_count() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" = "$2" ]; }

@@ -93,7 +93,7 @@ last=$scratch/bugreport.last
 sed -n '/^trigger: exit/,/^=== end of report ===$/p' "$o" >"$last"
 stats=$scratch/bugreport.err
 for c in submitted completed errors timeouts retries resets; do
-	check "bugreport at exit: counter $c = acmectl stats' ($(kv "$stats" "$c"))" [ "$(kv "$last" "$c")" = "$(kv "$stats" "$c")" ]
+	check "bugreport at exit: counter $c = acmectl stats' ($(kv "$stats" "$c"))" same_count "$(kv "$last" "$c")" "$(kv "$stats" "$c")"
 done
 check "bugreport at exit: the timeline has stalled -> resetting -> ready" \
 	eval 'grep -Eq "stalled -> resetting \(failures\)$" "$last" && grep -Eq "resetting -> ready \(reset_done\)$" "$last"'
