@@ -89,6 +89,22 @@ lacks() {
 	grep -a -q -e "$1" "$2" || found=$?
 	[ "$found" = 1 ]
 }
+# stap_mark_line NAME FORMAT: the line stap -L prints for marker NAME: its
+# format, $name and $format, then an $argN per conversion of the format,
+# typed as SystemTap types them: %s a string, any other conversion a long
+# (%% none).
+stap_mark_line() {
+	local line rest=$2 conv n=0
+	line="kernel.mark(\"$1\").format(\"$2\") \$name:string \$format:string"
+	while [[ $rest =~ %[-+\ #0]*[0-9*]*(\.[0-9*]+)?(hh|h|ll|l|L|q|j|z|Z|t)?([a-zA-Z%]) ]]; do
+		conv=${BASH_REMATCH[3]}
+		rest=${rest#*"${BASH_REMATCH[0]}"}
+		[ "$conv" != % ] || continue
+		n=$((n + 1))
+		if [ "$conv" = s ]; then line+=" \$arg$n:string"; else line+=" \$arg$n:long"; fi
+	done
+	printf '%s\n' "$line"
+}
 # same_count A B: A is a number and B is the same one (two lookups that
 # both found nothing are not the same count)
 same_count() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" = "$2" ]; }

@@ -87,11 +87,13 @@ status=0
 (cd "$share" && "$vm" chroot -- stap -r "$kbuild" -p2 -e 'probe kernel.mark("modul_load") { }') >"$scratch/typo.log" 2>&1 || status=$?
 check "a misspelt marker fails at compile time with no match" eval '[ "$status" != 0 ] && grep -q "no match" "$scratch/typo.log"'
 
-# stap -L lists every core marker of Module.markers with typed arguments.
+# stap -L lists every core marker of Module.markers with its format and
+# an argument of the right type per conversion (the whole line).
 (cd "$share" && "$vm" chroot -- stap -r "$kbuild" -L 'kernel.mark("*")') >"$scratch/list" 2>&1 || true
 cat "$scratch/list"
-while IFS="$(printf '\t')" read -r name _ _; do
-	check "stap -L lists core marker $name with typed arguments" grep -q "^kernel.mark(\"$name\").format(\".*\") \$name:string \$format:string" "$scratch/list"
+while IFS="$(printf '\t')" read -r name _ format; do
+	check "stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | cut -d' ' -f4-)" \
+		grep -qxF "$(stap_mark_line "$name" "$format")" "$scratch/list"
 done < <(grep "$(printf '\tvmlinux\t')" "$kbuild/Module.markers")
 check "stap -L types module_load's arguments" grep -q 'kernel.mark("module_load").format("name %s taints %#lx") $name:string $format:string $arg1:string $arg2:long' "$scratch/list"
 finish

@@ -16,9 +16,9 @@
 	echo "== done"' >"$scratch/out" 2>&1 || true
 cat "$scratch/out"
 check "the guest run finished" grep -qx '== done' "$scratch/out"
-while IFS="$(printf '\t')" read -r name _ _; do
-	check "native stap -L lists core marker $name with typed arguments" \
-		grep -q "^kernel.mark(\"$name\").format(\".*\") \$name:string \$format:string" "$scratch/out"
+while IFS="$(printf '\t')" read -r name _ format; do
+	check "native stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | cut -d' ' -f4-)" \
+		grep -qxF "$(stap_mark_line "$name" "$format")" "$scratch/out"
 done < <(grep "$(printf '\tvmlinux\t')" "$kbuild/Module.markers")
 check "native stap -L knows the test module's markers (merged from the binary)" \
 	grep -q 'kernel.mark("test_gpl_args").format("u %u d %d llu %llu x %x s %s c %c p %p") $name:string $format:string $arg1:long $arg2:long $arg3:long $arg4:long $arg5:string $arg6:long $arg7:long' "$scratch/out"
