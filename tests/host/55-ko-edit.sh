@@ -147,7 +147,12 @@ edit bad-addend --site $site bad-addend
 old=$(rela "$in" $((site * 40 + 8)) | cut -d' ' -f2)
 check "bad-addend: the format of site $site is 1 MiB further" \
 	[ "$(rela "$out/bad-addend.ko" $((site * 40 + 8)))" = "__markers_strings $((old + 0x100000))" ]
-check "bad-addend: ... past the end of __markers_strings" [ $((old + 0x100000)) -gt "$ssize" ]
+# Read back from the output: its relocation's addend against the size of
+# its own __markers_strings
+new=$(rela "$out/bad-addend.ko" $((site * 40 + 8)) | cut -d' ' -f2)
+out_ssize=$(sec "$out/bad-addend.ko" __markers_strings size)
+check "bad-addend: ... past the end of __markers_strings ($new > $out_ssize)" \
+	test -n "$new" -a -n "$out_ssize" -a "${new:-0}" -gt "${out_ssize:-0}"
 
 edit not-ident --site $site not-ident
 check "not-ident: the name of site $site starts with 1" [ "$(name "$out/not-ident.ko" $site)" = "1${n:1}" ]
