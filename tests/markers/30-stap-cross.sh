@@ -92,7 +92,7 @@ check "a misspelt marker fails at compile time with no match" eval '[ "$status" 
 (cd "$share" && "$vm" chroot -- stap -r "$kbuild" -L 'kernel.mark("*")') >"$scratch/list" 2>&1 || true
 cat "$scratch/list"
 while IFS="$(printf '\t')" read -r name _ format; do
-	check "stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | cut -d' ' -f4-)" \
+	check "stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | sed 's/.*") //')" \
 		grep -qxF "$(stap_mark_line "$name" "$format")" "$scratch/list"
 done < <(grep "$(printf '\tvmlinux\t')" "$kbuild/Module.markers")
 check "stap -L types module_load's arguments" grep -q 'kernel.mark("module_load").format("name %s taints %#lx") $name:string $format:string $arg1:string $arg2:long' "$scratch/list"

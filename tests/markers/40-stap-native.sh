@@ -17,7 +17,7 @@
 cat "$scratch/out"
 check "the guest run finished" grep -qx '== done' "$scratch/out"
 while IFS="$(printf '\t')" read -r name _ format; do
-	check "native stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | cut -d' ' -f4-)" \
+	check "native stap -L lists core marker $name with typed arguments: $(stap_mark_line "$name" "$format" | sed 's/.*") //')" \
 		grep -qxF "$(stap_mark_line "$name" "$format")" "$scratch/out"
 done < <(grep "$(printf '\tvmlinux\t')" "$kbuild/Module.markers")
 check "native stap -L knows the test module's markers (merged from the binary)" \
