@@ -102,12 +102,41 @@ check "bugreport at exit: the last timeout's backtrace, from the driver's watchd
 	eval 'sed -n "/^cmd\.timeout id=/,/^---/p" "$last" | grep -Eq "^  acme_wd_timer_fn\+0x[0-9a-f]+/0x[0-9a-f]+ \[acme_xa\] acme_xa\+0x"'
 check "bugreport at exit: a latency histogram" grep -q '^--- latency histogram (ns, successful commands) ---$' "$last"
 
-run_script bugreport-json --params "$stall" "$scripts/acme-bugreport.stp" -G json=1 -- 'acmectl run --count 300 >/dev/null'
+run_script bugreport-json --params "$stall" "$scripts/acme-bugreport.stp" -G json=1 -- 'acmectl run --count 300 --threads 2 >/dev/null'
 grep '^{"acme_bug_report":2' "$scratch/bugreport-json.out" >"$scratch/reports.jsonl" || true
 check "bugreport -G json=1: two JSON reports" eval '[ "$(wc -l <"$scratch/reports.jsonl")" = 2 ]'
 check "bugreport -G json=1: each parses" \
 	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$scratch/reports.jsonl"
 check "bugreport -G json=1: the first names command 129" grep -q '"id":129' "$scratch/reports.jsonl"
+# --- the sample report of stap-scripts/examples is what the script writes ---
+# The same scenario and workload as stap-scripts/examples/regenerate: the
+# fresh reports must have the sample's sections and lines in the same order,
+# its triggers, failed commands and stall stack (values such as times aside).
+facts=$project_dir/tests/stap/bugreport-facts
+examples=$project_dir/stap-scripts/examples
+# facts_to FORMAT REPORT OUT: the report's facts into OUT
+facts_to() { "$facts" "$1" "$2" >"$3"; }
+# same_facts KIND A B: both have KIND lines, and the same ones
+same_facts() {
+	grep -q "^$1 " "$2" && grep -q "^$1 " "$3" &&
+		diff <(grep "^$1 " "$2") <(grep "^$1 " "$3") >"$scratch/facts.diff"
+}
+for format in text json; do
+	case $format in
+	text) sample=$examples/bugreport-stall.txt fresh=$scratch/bugreport.out ;;
+	json) sample=$examples/bugreport-stall.json fresh=$scratch/bugreport-json.out ;;
+	esac
+	check "sample $format report: the committed one has reports" facts_to "$format" "$sample" "$scratch/sample.facts"
+	check "sample $format report: the fresh run has reports" facts_to "$format" "$fresh" "$scratch/fresh.facts"
+	for kind in shape trigger failed stall; do
+		check "sample $format report: a fresh run has the same $kind" same_facts "$kind" "$scratch/sample.facts" "$scratch/fresh.facts"
+		[ ! -s "$scratch/facts.diff" ] || {
+			echo "# sample (<) and fresh (>) differ; if the layout changed on purpose, run stap-scripts/examples/regenerate:"
+			sed 's/^/# /' "$scratch/facts.diff" | head -n 20
+			: >"$scratch/facts.diff"
+		}
+	done
+done
 run_script bugreport-ring8 --params "$stall" "$scripts/acme-bugreport.stp" -G ring_size=8 -- 'acmectl run --count 300 >/dev/null'
 check "bugreport -G ring_size=8 keeps 8 events" grep -Eq '^recorded [0-9]+ shown 8 ring_size 8$' "$scratch/bugreport-ring8.out"
 status=0
