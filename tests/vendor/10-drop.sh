@@ -11,9 +11,13 @@ drop=$project_dir/vendor-module/drop
 markers_elf=$project_dir/tools/markers-elf/markers-elf
 [ -e "$drop/SHA256SUMS" ] || die "no vendor drop; run 'make vendor'"
 
-for f in acme_xa.ko acme_xa_forced.ko acmectl README acme_xa_ioctl.h Module.markers; do
+for f in acme_xa.ko acme_xa_forced.ko acmectl README acme_xa_ioctl.h Module.markers \
+	acme-collect acme-bugreport.stp tapset/acme.stp tapset/markers.stp tapset/markers.stpm; do
 	check "the drop has $f" test -s "$drop/$f"
 done
+check "the drop's acme-collect is executable" test -x "$drop/acme-collect"
+check "the drop's README tells a customer to run acme-collect and send the file" \
+	grep -q 'run acme-collect as root' "$drop/README"
 check "the drop's files match its SHA256SUMS" bash -c "cd '$drop' && sha256sum --quiet -c SHA256SUMS"
 
 readelf -S -W "$drop/acme_xa.ko" >"$scratch/sections"
