@@ -66,6 +66,7 @@ check "perf: and why not SystemTap" has "$r" '^note: stap: not used: stap finds 
 check "perf: 300 submits counted" has "$r" '^markers:acme_cmd_submit 300$'
 check "perf: the stall of command 129" has "$r" 'markers:acme_fw_stall: id 129 ring_pos 128 wraps 2$'
 check "perf: the timeout of command 129 (ETIMEDOUT, -110)" has "$r" 'markers:acme_cmd_complete: id 129 status -110 '
+check "perf: the command's exit status (1: commands failed) in the report" has "$r" '^command: exit status 1$'
 check "perf: the report ends" has "$r" '^=== end of acme-collect report ===$'
 
 # --- bpftrace -----------------------------------------------------------
