@@ -64,6 +64,10 @@ check "perf (SystemTap without kernel.mark()): acme-collect exits 0" ran perf 0
 check "perf: the report says the method" has "$r" '^method: perf$'
 check "perf: and why not SystemTap" has "$r" '^note: stap: not used: stap finds no kernel\.mark\("acme_cmd_submit"\)'
 check "perf: 300 submits counted" has "$r" '^markers:acme_cmd_submit 300$'
+check "perf: 2 stalls counted" has "$r" '^markers:acme_fw_stall 2$'
+check "perf: the command's own output in its section" has "$r" '^failed_ids=129,130,259,260$'
+check "perf: the driver's kernel log lines (the stall of 129)" has "$r" '\] acme_xa: firmware stalled on command 129 '
+check "perf: no other kernel log lines" lacks 'Command line:' "$share/$r"
 check "perf: the stall of command 129" has "$r" 'markers:acme_fw_stall: id 129 ring_pos 128 wraps 2$'
 check "perf: the timeout of command 129 (ETIMEDOUT, -110)" has "$r" 'markers:acme_cmd_complete: id 129 status -110 '
 check "perf: the command's exit status (1: commands failed) in the report" has "$r" '^command: exit status 1$'
