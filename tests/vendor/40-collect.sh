@@ -94,6 +94,7 @@ check "-t abc: usage error (2), says why, no report" refused bad-tabc 2 "-t take
 check "-t 99999999999999999999: usage error (2), no report" refused bad-thuge 2 '-t takes whole seconds'
 check "--method dtrace: usage error (2), says why, no report" refused bad-method 2 "--method is auto, stap, perf or bpftrace, not 'dtrace'"
 check "--module of a missing file: exits 1, says why, no report" refused bad-module 1 '--module /nonexistent\.ko: cannot read it'
+check "-o in a missing directory: exits 1 before tracing, says why" refused bad-output 1 'cannot write /nonexistent/dir/report\.txt\.partial'
 check "markers.proprietary=deny: exits 1, says the kernel blocks the markers and how to allow them, no report" \
 	refused deny 1 'blocks the acme_xa markers \(policy\): this machine runs markers\.proprietary=deny; .*echo allow'
 check "the driver not loaded: exits 1, says so, no report" refused unloaded 1 'the acme_xa driver is not loaded'

@@ -52,6 +52,7 @@ run bad-tabc "$collect" -t abc -o "$out/bad-tabc.txt"
 run bad-thuge "$collect" -t 99999999999999999999 -o "$out/bad-thuge.txt"
 run bad-method "$collect" --method dtrace -o "$out/bad-method.txt"
 run bad-module "$collect" --module /nonexistent.ko -o "$out/bad-module.txt"
+run bad-output "$collect" --method perf -o /nonexistent/dir/report.txt -- true
 
 # The kernel refuses the markers: say so, write nothing
 echo deny >/sys/module/markers/parameters/proprietary
