@@ -20,12 +20,36 @@ step() { printf '==> %s\n' "$*" >&2; }
 
 hash16() { sha256sum | cut -c1-16; }
 
-root_key() {
-	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
-		"$project_dir/guest-image/stap-fix" "$project_dir/guest-image/stap-wrapper" | hash16
+# key_of WHAT CMD...: the hash16 of what CMD prints, or die when CMD fails.
+# A cache key of partial input (a dpkg-query that failed, a file that
+# could not be read) would name a cache entry made from something else,
+# so CMD writes into a file, not a pipe, and each of its steps returns on
+# failure (errexit would not do: bash ignores it in functions called from
+# a condition, as these are).
+key_of() {
+	local what=$1 inputs status=0
+	shift
+	inputs=$(mktemp /tmp/km-key.XXXXXX)
+	"$@" >"$inputs" || status=$?
+	if [ "$status" != 0 ]; then
+		rm -f "$inputs"
+		die "cannot compute the cache key of $what: reading its inputs failed (exit $status)"
+	fi
+	hash16 <"$inputs"
+	rm -f "$inputs"
 }
 
-root_dir() { printf '%s/root-%s\n' "$cache_dir" "$(root_key)"; }
+root_key_inputs() {
+	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
+		"$project_dir/guest-image/stap-fix" "$project_dir/guest-image/stap-wrapper"
+}
+root_key() { key_of "the build root" root_key_inputs; }
+
+root_dir() {
+	local key
+	key=$(root_key) || exit 1
+	printf '%s/root-%s\n' "$cache_dir" "$key"
+}
 
 # The kernel's flavour: "main" (the guest's kernel, config fragments
 # kernel/config/*.config) or "debug" (the same plus
@@ -45,33 +69,41 @@ config_fragments() {
 }
 
 kernel_key() {
-	local series=$project_dir/kernel/patches/series flavour
-	flavour=$(kernel_flavour "${1:-}")
-	{
-		dpkg-query -W -f='${Package} ${Version}\n' "$kernel_source_package"
-		# The toolchain in the build root, not the whole root: adding a
-		# tool to the root must not rebuild the kernel.
-		dpkg-query --admindir="$(root_dir)/var/lib/dpkg" -W \
-			-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev
-		cat "$project_dir/kernel/build" "$series"
-		# How the tree is made and built
-		declare -f series_patches apply_series configure_kernel configure_from \
-			kernel_make kernel_build_timestamp config_fragments
-		series_patches | while read -r patch; do cat "$project_dir/kernel/patches/$patch"; done
-		config_fragments "$flavour" | xargs cat
-		# The per-patch states' config (kernel/build)
-		cat "$project_dir"/kernel/config/states/*.config
-	} | hash16
+	local flavour
+	flavour=$(kernel_flavour "${1:-}") || exit 1
+	key_of "the $flavour kernel" kernel_key_inputs "$flavour"
+}
+
+kernel_key_inputs() {
+	local series=$project_dir/kernel/patches/series flavour=$1 root patch patches
+	root=$(root_dir) || return
+	dpkg-query -W -f='${Package} ${Version}\n' "$kernel_source_package" || return
+	# The toolchain in the build root, not the whole root: adding a
+	# tool to the root must not rebuild the kernel.
+	dpkg-query --admindir="$root/var/lib/dpkg" -W \
+		-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev || return
+	cat "$project_dir/kernel/build" "$series" || return
+	# How the tree is made and built
+	declare -f series_patches apply_series configure_kernel configure_from \
+		kernel_make kernel_build_timestamp config_fragments || return
+	patches=$(series_patches) || return
+	for patch in $patches; do
+		cat "$project_dir/kernel/patches/$patch" || return
+	done
+	config_fragments "$flavour" | xargs cat || return
+	# The per-patch states' config (kernel/build)
+	cat "$project_dir"/kernel/config/states/*.config
 }
 
 # The cache directory of the kernel of flavour $1 (default: KM_FLAVOUR, main).
 kernel_dir() {
-	local flavour
-	flavour=$(kernel_flavour "${1:-}")
+	local flavour key
+	flavour=$(kernel_flavour "${1:-}") || exit 1
+	key=$(kernel_key "$flavour") || exit 1
 	if [ "$flavour" = main ]; then
-		printf '%s/kernel-%s\n' "$cache_dir" "$(kernel_key main)"
+		printf '%s/kernel-%s\n' "$cache_dir" "$key"
 	else
-		printf '%s/kernel-%s-%s\n' "$cache_dir" "$flavour" "$(kernel_key "$flavour")"
+		printf '%s/kernel-%s-%s\n' "$cache_dir" "$flavour" "$key"
 	fi
 }
 
