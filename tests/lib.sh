@@ -1,7 +1,9 @@
 # Helpers for test scripts. Source it; it sets -eu and cds to the checkout.
 # shellcheck shell=bash
 set -eu
-cd "$(dirname "$0")/../.."
+# The test's own directory, where its guest halves live (guest/NAME.sh)
+test_dir=$(cd "$(dirname "$0")" && pwd)
+cd "$test_dir/../.."
 project_dir=$PWD
 # shellcheck disable=SC2034 # for the tests that source this
 vm=$project_dir/guest-image/vm
@@ -42,6 +44,9 @@ not_ok() {
 	echo "not ok - $*"
 	tap_failures=$((tap_failures + 1))
 }
+# skip DESCRIPTION REASON: a check that cannot run here, and why; counted
+# as skipped, never as passed.
+skip() { echo "ok - $1 # SKIP $2"; }
 # check DESCRIPTION CMD...: run CMD, report it as one TAP line.
 check() {
 	local what=$1
@@ -75,6 +80,15 @@ finish() {
 		fi
 	fi
 	exit $((tap_failures > 100 ? 100 : tap_failures))
+}
+
+# guest_half NAME: the text of this test's guest half, the script
+# guest/NAME.sh beside the test (a file of its own, so shellcheck reads
+# it). Run it as:  "$vm" run ... -- bash -c "$(guest_half NAME)" NAME ARGS...
+guest_half() {
+	local file=$test_dir/guest/$1.sh
+	[ -r "$file" ] || die "the guest half $file is missing"
+	cat "$file"
 }
 
 # The scratch directory of a test, removed at exit.
