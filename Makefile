@@ -12,12 +12,13 @@ SHELL := /bin/bash
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox clang-14 libclang-rt-14-dev
 
-.PHONY: help deps root kernel debs vendor image demo check bench shell clean distclean \
+.PHONY: help deps root kernel debs vendor image demo check check-series bench shell clean distclean \
 	kernel-debug vendor-debug image-debug check-debug
 
 help:
-	@echo 'make demo     build everything (first time ~45 min), then the guided demo: the vendor driver, its markers, SystemTap'
+	@echo 'make demo     build what the demo boots (first time ~20 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
+	@echo 'make check-series  only that every patch of the series builds on its own (the per-patch states; part of make check)'
 	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~17 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~5 min): bench/results/'
 	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
 	@echo 'make shell    an interactive root shell in the guest'
@@ -65,6 +66,11 @@ demo: image
 check: image
 	@tests/modules/build
 	@tests/run
+
+# The series' bisect states (kernel/build-states) and the CONFIG_MARKERS=n
+# build, alone: the kernel test that builds them.
+check-series: kernel
+	@tests/run kernel/20-series-builds
 
 # The debug kernel (kernel/config/debug: lockdep, KASAN, kmemleak, failslab),
 # the Acme driver's GPL build for it (lockdep makes a mutex GPL-only), its

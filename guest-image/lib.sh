@@ -75,24 +75,45 @@ kernel_key() {
 }
 
 kernel_key_inputs() {
-	local series=$project_dir/kernel/patches/series flavour=$1 root patch patches
+	local flavour=$1
+	series_key_inputs || return
+	cat "$project_dir/kernel/build" || return
+	# How the tree is made and built
+	declare -f apply_series configure_kernel configure_from \
+		kernel_make kernel_build_timestamp config_fragments || return
+	config_fragments "$flavour" | xargs cat || return
+}
+
+# What every tree of the series is made from: Debian's source, the
+# toolchain of the build root and the patches.
+series_key_inputs() {
+	local root patch patches
 	root=$(root_dir) || return
 	dpkg-query -W -f='${Package} ${Version}\n' "$kernel_source_package" || return
 	# The toolchain in the build root, not the whole root: adding a
 	# tool to the root must not rebuild the kernel.
 	dpkg-query --admindir="$root/var/lib/dpkg" -W \
 		-f='${Package} ${Version}\n' gcc-14 binutils libelf-dev libssl-dev || return
-	cat "$project_dir/kernel/build" "$series" || return
-	# How the tree is made and built
-	declare -f series_patches apply_series configure_kernel configure_from \
-		kernel_make kernel_build_timestamp config_fragments || return
+	cat "$project_dir/kernel/patches/series" || return
+	declare -f series_patches || return
 	patches=$(series_patches) || return
 	for patch in $patches; do
 		cat "$project_dir/kernel/patches/$patch" || return
 	done
-	config_fragments "$flavour" | xargs cat || return
-	# The per-patch states' config (kernel/build)
-	cat "$project_dir"/kernel/config/states/*.config
+}
+
+# The per-patch build states (kernel/build-states): the series, their
+# config and how they are built; a cache entry of their own, so that
+# building the kernel we boot (make demo) never builds them.
+states_key_inputs() {
+	series_key_inputs || return
+	cat "$project_dir/kernel/build-states" "$project_dir"/kernel/config/states/*.config || return
+	declare -f configure_from kernel_make kernel_build_timestamp || return
+}
+states_dir() {
+	local key
+	key=$(key_of "the per-patch build states" states_key_inputs) || exit 1
+	printf '%s/states-%s\n' "$cache_dir" "$key"
 }
 
 # The cache directory of the kernel of flavour $1 (default: KM_FLAVOUR, main).

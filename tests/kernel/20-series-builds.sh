@@ -1,13 +1,15 @@
 #!/bin/bash
 # The series is bisectable: after each patch, the kernel (vmlinux and
-# modules) builds. kernel/build made the kernel we boot that way, patch by
-# patch in its tree (each state but the last with the small config of
-# kernel/config/states, out of tree; the last with the guest's), and stamped
-# each state; this reports those stamps, and that the states compiled every
-# C file the series touches. Then, with CONFIG_MARKERS=n, the files the series
-# touches and a module using trace_mark() still compile, and trace_mark()
-# leaves nothing behind in the object: in a tree of its own (the kernel's
-# must stay as it was built), kept in the cache under the kernel's key.
+# modules) builds. kernel/build-states builds the tree patch by patch with
+# the small config of kernel/config/states (out of tree) and stamps each
+# state, in a cache entry of its own (made here when it is missing: make
+# demo never builds it); this reports those stamps, that the states
+# compiled every C file the series touches, and that the kernel we boot
+# (kernel/build: the whole series, the guest's config) was built. Then,
+# with CONFIG_MARKERS=n, the files the series touches and a module using
+# trace_mark() still compile, and trace_mark() leaves nothing behind in
+# the object: in a tree of its own (the kernel's must stay as it was
+# built), kept in the cache under the kernel's key.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=guest-image/lib.sh
@@ -17,37 +19,36 @@ final_config=$kbuild/.config
 [ -r "$final_config" ] || die "no configured kernel tree; run 'make kernel'"
 kdir=$(kernel_dir main)
 [ "$kdir/linux" = "$kbuild" ] || die "build/linux is not the kernel of this checkout ($kdir); run 'make kernel'"
+check "the kernel we boot built (the whole series, the guest's config, $(cat "$kdir/.build-seconds" 2>/dev/null || echo '?') s)" \
+	test -e "$kdir/.built"
+echo "# building the per-patch states (kernel/build-states; a few minutes per state from scratch, cached after)"
+sdir=$(kernel/build-states) || die "kernel/build-states failed (see above)"
 mapfile -t patches < <(series_patches)
 n=${#patches[@]}
 built=0
 for i in $(seq 1 "$n"); do
 	patch=${patches[$((i - 1))]}
-	if [ "$i" = "$n" ]; then
-		how="the kernel we boot, guest config"
-	else
-		how="states config"
-	fi
-	if [ -e "$kdir/.built-$i" ]; then
+	if [ -e "$sdir/.built-$i" ]; then
 		built=$((built + 1))
-		ok "after patch $i ($patch) the kernel builds ($how, $(cat "$kdir/.built-$i") s)"
-	elif [ -e "$kdir/.failed-$i" ]; then
-		grep -E 'error|Error' "$kdir/build-$i.log" | head -n 20 | sed 's/^/# /'
-		not_ok "after patch $i ($patch) the kernel builds (log: $kdir/build-$i.log)"
+		ok "after patch $i ($patch) the kernel builds (states config, $(cat "$sdir/.built-$i") s)"
+	elif [ -e "$sdir/.failed-$i" ]; then
+		grep -E 'error|Error' "$sdir/build-$i.log" | head -n 20 | sed 's/^/# /'
+		not_ok "after patch $i ($patch) the kernel builds (log: $sdir/build-$i.log)"
 	else
-		not_ok "after patch $i ($patch) the kernel builds (no record of that state in $kdir)"
+		not_ok "after patch $i ($patch) the kernel builds (no record of that state in $sdir)"
 	fi
 done
-figure "series: $built of $n per-patch states built, the last one the kernel we boot"
+figure "series: $built of $n per-patch states built"
 
-# What the states' config compiles: every C file the first n-1 patches
-# change or add has its object in the states' tree (scripts/mod/modpost.c
-# too, a host program).
-mapfile -t state_files < <(for patch in "${patches[@]:0:n-1}"; do
+# What the states' config compiles: every C file the patches change or add
+# has its object in the states' tree (scripts/mod/modpost.c too, a host
+# program).
+mapfile -t state_files < <(for patch in "${patches[@]}"; do
 	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "kernel/patches/$patch"
 done | sort -u)
-[ "${#state_files[@]}" -gt 0 ] || not_ok "the series touches C files (none found in its first $((n - 1)) patches)"
+[ "${#state_files[@]}" -gt 0 ] || not_ok "the series touches C files (none found in its patches)"
 for f in "${state_files[@]}"; do
-	check "the per-patch states compile $f" test -s "$kdir/states/${f%.c}.o"
+	check "the per-patch states compile $f" test -s "$sdir/states/${f%.c}.o"
 done
 
 tree=$cache_dir/nomarkers-$(kernel_key main)/linux
