@@ -59,18 +59,22 @@ figure() { echo "# figure: $*"; }
 
 # Exit with the number of failures reported (capped), for the runner. A
 # test whose guests ran is also a check that the kernel reported nothing
-# (BUG, WARNING, Oops, lockdep, KASAN, kmemleak: guest-image/vm logs each
-# run and each report to VM_REPORT_LOG), whether or not the test looked
-# at the exit status of those runs.
+# (BUG, WARNING, Oops, lockdep, KASAN, kmemleak: guest-image/vm writes a
+# line per run to VM_REPORT_LOG, "run status=S report=R lockdep=L ..."),
+# whether or not the test looked at the exit status of those runs. The
+# runs' tally goes out as one line for the runner and check-debug:
+#   # guest-runs: runs=N reports=N lockdep-on=N lockdep-off=N
 finish() {
 	local runs reports lockdep_on lockdep_off
 	if [ -s "$VM_REPORT_LOG" ]; then
-		runs=$(grep -c '^run ' "$VM_REPORT_LOG" || true)
-		reports=$(grep -c '^report ' "$VM_REPORT_LOG" || true)
+		read -r runs reports lockdep_on lockdep_off < <(awk '
+			$1 == "run" { runs++ }
+			$1 == "run" && $3 != "report=none" { reports++ }
+			$1 == "run" && $4 == "lockdep=1" { on++ }
+			$1 == "run" && $4 == "lockdep=0" { off++ }
+			END { print runs + 0, reports + 0, on + 0, off + 0 }' "$VM_REPORT_LOG")
+		echo "# guest-runs: runs=$runs reports=$reports lockdep-on=$lockdep_on lockdep-off=$lockdep_off"
 		if [ "$reports" = 0 ]; then
-			# On a lockdep kernel: in how many runs it watched to the end
-			lockdep_on=$(grep -c '^run ok (lockdep 1)' "$VM_REPORT_LOG" || true)
-			lockdep_off=$(grep -c '^run ok (lockdep 0)' "$VM_REPORT_LOG" || true)
 			[ $((lockdep_on + lockdep_off)) = 0 ] ||
 				figure "lockdep still on at the end of $lockdep_on of $runs guest runs (off in $lockdep_off: a proprietary or force-loaded module's taint turns it off)"
 			ok "the kernel reported no problem in this test's $runs guest run(s)"

@@ -30,9 +30,13 @@ status=0
 out=$(VM_REPORT_LOG=$expected "$vm" run --timeout 25 -- sleep 600 2>&1) || status=$?
 check "a hung command times out (got $status)" [ "$status" = 124 ]
 check "the timeout is reported" grep -q 'timeout' <<<"$out"
-check "the panic, the WARNING and the timeout are logged as reports" \
-	[ "$(grep -c '^report ' "$expected")" = 3 ]
-check "the WARNING's line is in the report log" grep -q '^report .*injected' "$expected"
+sed 's/^/# report log: /' "$expected"
+check "the panic, the WARNING and the timeout are logged, one run line each" \
+	[ "$(grep -c '^run ' "$expected")" = 3 ]
+check "... the panic as a kernel report, exit 125" grep -q '^run status=125 report=kernel .*sysrq-trigger' "$expected"
+check "... the WARNING as a kernel report, exit 125" grep -q '^run status=125 report=kernel .*injected' "$expected"
+check "... the timeout as one, exit 124" grep -q '^run status=124 report=timeout .*sleep 600' "$expected"
+check "the WARNING's line is in the report log" grep -q '^report-line .*injected' "$expected"
 
 echo "from the host" >"$scratch/greeting"
 out=$("$vm" run --share "$scratch" -- sh -c 'cat /mnt/host/greeting; echo back > /mnt/host/reply; uname -r') || true
