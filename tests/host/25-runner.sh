@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/run itself, on a tree of made-up tests in the scratch directory: it
-# counts ok and not ok lines, counts a test that fails without saying so,
-# and kills a test that hangs (with what it started) after TEST_TIMEOUT,
-# counting it failed, instead of holding the whole run.
+# counts ok and not ok lines and skips apart, counts a test that fails
+# without saying so, kills a test that hangs (with what it started) after
+# TEST_TIMEOUT, counting it failed, instead of holding the whole run; and
+# what it prints is KTAP, a subtest with its plan per test file.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -13,6 +14,11 @@ cat >"$tree/tests/demo/10-passes.sh" <<'T'
 #!/bin/bash
 echo "ok - one"
 echo "ok - two"
+T
+cat >"$tree/tests/demo/15-skips.sh" <<'T'
+#!/bin/bash
+echo "ok - runs here"
+echo "ok - needs a device # SKIP no device here"
 T
 cat >"$tree/tests/demo/20-fails.sh" <<'T'
 #!/bin/bash
@@ -38,12 +44,30 @@ status=0
 TEST_TIMEOUT=5 TEST_LANES=1 timeout 300 "$tree/tests/run" >"$scratch/out" 2>&1 || status=$?
 sed 's/^/# /' "$scratch/out"
 check "the runner ends on its own, failing (exit $status)" [ "$status" = 1 ]
-check "it counts 4 passed, 3 failed (the hung test's own ok counts)" grep -qx '4 passed, 3 failed' "$scratch/out"
-check "the failing check is reported" grep -q '^not ok - demo/20-fails: broken$' "$scratch/out"
+check "it counts 5 passed, 3 failed (the hung test's own ok counts)" grep -qx '5 passed, 3 failed' "$scratch/out"
+check "... and the skip apart, not as passed" grep -qx '# 1 skipped' "$scratch/out"
+check "the skip keeps its reason, numbered in its test" \
+	grep -qx '    ok 2 needs a device # SKIP no device here' "$scratch/out"
+check "the failing check is reported, numbered in its test" grep -qx '    not ok 2 broken' "$scratch/out"
 check "a test that fails without a not ok line counts as failed" \
-	grep -q '^not ok - demo/30-silent-failure (exit 3, ' "$scratch/out"
+	grep -Eq '^    not ok 1 demo/30-silent-failure \(exit 3, ' "$scratch/out"
 check "the hung test is killed and counted failed, saying why" \
-	grep -Eq '^not ok - demo/40-hangs: killed after [0-9]+ s: longer than the per-test timeout \(TEST_TIMEOUT=5\)$' "$scratch/out"
+	grep -Eq '^    not ok 2 killed after [0-9]+ s: longer than the per-test timeout \(TEST_TIMEOUT=5\)$' "$scratch/out"
+# ktap_valid FILE: the KTAP lines of FILE (without the summary) parse: a
+# version line, a plan of 5 test files, each with a subtest header and a
+# plan that matches its numbered results, and the top-level results
+# numbered 1 to 5
+ktap_valid() {
+	awk '
+		NR == 1 && $0 != "KTAP version 1" { bad = "no version line" }
+		NR == 2 && $0 != "1..5" { bad = "plan " $0 }
+		/^    1\.\.[0-9]+$/ { sub(/^ +1\.\./, ""); plan = $0; seen = 0; next }
+		/^    (not )?ok [0-9]+/ { seen++; if ($0 !~ ("ok " seen "( |$)")) bad = "subtest numbering at " NR }
+		/^(not )?ok [0-9]+ / { top++; if (seen != plan) bad = "plan " plan " for " seen " results at " NR
+			if ($0 !~ ("ok " top " ")) bad = "top-level numbering at " NR }
+		END { if (top != 5) bad = bad " " top " top-level results"; if (bad != "") { print bad; exit 1 } }' "$1"
+}
+check "the output is KTAP: version, plan, a subtest with its plan per test" ktap_valid "$scratch/out"
 # killed PID: PID is gone or a zombie (killed, its new parent not reaping yet)
 killed() {
 	local state
