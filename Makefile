@@ -3,7 +3,7 @@
 #   make check   everything, then every test; ends "N passed, N failed"
 # Both start with 'make deps', so they work on a fresh Debian 12 machine.
 # Big artifacts (build root, kernel tree, guest image, ccache) are cached
-# outside the checkout under keys of their inputs (see guest-image/lib.sh);
+# outside the checkout under keys of their inputs (see lib/cache.sh);
 # build/ holds links to the current ones.
 
 SHELL := /bin/bash

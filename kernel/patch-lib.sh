@@ -1,8 +1,8 @@
 # The patch workflow's shared part (kernel/tree, kernel/export): the git
 # tree of the series and what both need to agree on.
 # shellcheck shell=bash
-# shellcheck source=guest-image/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../guest-image/lib.sh"
+# shellcheck source=lib/kernel.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kernel.sh"
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 series_author_name="Kernel Markers Project"

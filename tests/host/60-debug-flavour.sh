@@ -7,8 +7,8 @@
 # is declared GPL, while the drop stays proprietary.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=guest-image/lib.sh
-. guest-image/lib.sh
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 main_dir=$(kernel_dir main)
 debug_dir=$(kernel_dir debug)

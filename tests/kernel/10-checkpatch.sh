@@ -5,8 +5,8 @@
 # the changelog goes; the changelog itself does not discuss checkpatch.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=guest-image/lib.sh
-. guest-image/lib.sh
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 checkpatch=$kbuild/scripts/checkpatch.pl
 check "the kernel tree has checkpatch.pl ($checkpatch)" test -x "$checkpatch"

@@ -12,8 +12,8 @@
 # built), kept in the cache under the kernel's key.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=guest-image/lib.sh
-. guest-image/lib.sh
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 final_config=$kbuild/.config
 [ -r "$final_config" ] || die "no configured kernel tree; run 'make kernel'"

@@ -7,8 +7,8 @@
 # kernel tree.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=guest-image/lib.sh
-. guest-image/lib.sh
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 [ -r "$kbuild/Module.symvers" ] || die "no built kernel tree; run 'make kernel'"
 name63=n$(printf '%62s' '' | tr ' ' x)

@@ -8,8 +8,8 @@
 # and counts what the workload did.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
-# shellcheck source=guest-image/lib.sh
-. guest-image/lib.sh
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 debs=$(kernel/debs) || die "make debs failed"
 image_deb=$(echo "$debs"/linux-image-"$release"_*.deb)

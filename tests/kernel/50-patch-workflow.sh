@@ -6,6 +6,8 @@
 # changes that are not committed, and one that kernel/tree did not make.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=lib/kernel.sh
+. lib/kernel.sh
 
 tree=$scratch/tree
 out=$scratch/out
@@ -15,7 +17,7 @@ else
 	sed 's/^/# /' "$scratch/tree.log"
 	die "kernel/tree makes a git tree of the series"
 fi
-patches=$(grep -cv '^[[:space:]]*\(#.*\)\?$' kernel/patches/series)
+patches=$(series_patches | wc -l)
 check "... with one commit per patch of series ($patches) on the base" \
 	[ "$(git -C "$tree" rev-list --count base..markers)" = "$patches" ]
 

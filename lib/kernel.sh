@@ -1,55 +1,16 @@
-# Shared by the build and guest scripts: where things live and how they are keyed.
+# Our kernel: Debian's source, the series, the config fragments; the keys
+# of the kernel trees and of the per-patch states, and how a tree is
+# patched, configured and built (kernel/build, kernel/build-states).
 # shellcheck shell=bash
-
-# The checkout this script belongs to.
-project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-
-# Caches live outside the checkout so a fresh clone reuses them; every entry is
-# named by a hash of what it is built from, so a changed input makes a new one.
-cache_dir=${KM_CACHE:-/var/cache/kernel-markers}
+# shellcheck source=lib/build-root.sh
+. "$(dirname "${BASH_SOURCE[0]}")/build-root.sh"
 
 # The kernel source comes from this Debian package.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 kernel_source_package=linux-source-6.1
+
 # shellcheck disable=SC2034
 kernel_source_tarball=/usr/src/linux-source-6.1.tar.xz
-
-say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-step() { printf '==> %s\n' "$*" >&2; }
-
-hash16() { sha256sum | cut -c1-16; }
-
-# key_of WHAT CMD...: the hash16 of what CMD prints, or die when CMD fails.
-# A cache key of partial input (a dpkg-query that failed, a file that
-# could not be read) would name a cache entry made from something else,
-# so CMD writes into a file, not a pipe, and each of its steps returns on
-# failure (errexit would not do: bash ignores it in functions called from
-# a condition, as these are).
-key_of() {
-	local what=$1 inputs status=0
-	shift
-	inputs=$(mktemp /tmp/km-key.XXXXXX)
-	"$@" >"$inputs" || status=$?
-	if [ "$status" != 0 ]; then
-		rm -f "$inputs"
-		die "cannot compute the cache key of $what: reading its inputs failed (exit $status)"
-	fi
-	hash16 <"$inputs"
-	rm -f "$inputs"
-}
-
-root_key_inputs() {
-	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
-		"$project_dir/guest-image/stap-fix" "$project_dir/guest-image/stap-wrapper"
-}
-root_key() { key_of "the build root" root_key_inputs; }
-
-root_dir() {
-	local key
-	key=$(root_key) || exit 1
-	printf '%s/root-%s\n' "$cache_dir" "$key"
-}
 
 # The kernel's flavour: "main" (the guest's kernel, config fragments
 # kernel/config/*.config) or "debug" (the same plus
@@ -110,6 +71,7 @@ states_key_inputs() {
 	cat "$project_dir/kernel/build-states" "$project_dir"/kernel/config/states/*.config || return
 	declare -f configure_from kernel_make kernel_build_timestamp || return
 }
+
 states_dir() {
 	local key
 	key=$(key_of "the per-patch build states" states_key_inputs) || exit 1
@@ -126,56 +88,6 @@ kernel_dir() {
 	else
 		printf '%s/kernel-%s-%s\n' "$cache_dir" "$flavour" "$key"
 	fi
-}
-
-# Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
-# so the cache does not grow without bound as keys change.
-prune_cache() {
-	local pattern=$1 keep=$2
-	# shellcheck disable=SC2012,SC2086 # the pattern is a glob on purpose; names are hex keys
-	ls -1dt "$cache_dir"/$pattern 2>/dev/null | tail -n +"$((keep + 1))" |
-		while read -r old; do
-			say "pruning old cache entry $old"
-			rm -rf "$old"
-		done
-}
-
-# Run a command in the build root: chroot with proc, dev and a private /tmp,
-# plus each PATH given before "--" bind-mounted at the same path. It all
-# happens in a private mount namespace, so every mount disappears with the
-# command, also when it fails or is interrupted.
-#   in_build_root [PATH...] -- CMD...
-# KM_CCACHE=no turns off the compiler cache that kernel_make puts in front
-# of gcc (CCACHE_DISABLE, same objects). The cache pays from a machine's
-# second kernel build on; a cold one makes each compile about 30% slower,
-# which is all a machine that builds once (CI) gets from it.
-in_build_root() {
-	local root ccache_env=
-	root=$(root_dir)
-	[ -e "$root/.built" ] || die "the build root is missing ($root); run 'make root'"
-	case ${KM_CCACHE:-yes} in
-	yes) ;;
-	no) ccache_env=CCACHE_DISABLE=1 ;;
-	*) die "KM_CCACHE is yes or no, not '$KM_CCACHE'" ;;
-	esac
-	# shellcheck disable=SC2016 # the inner script expands its own arguments
-	unshare --mount --propagation private -- bash -c '
-		set -eu
-		root=$1 ccache_env=$2; shift 2
-		mount -t proc proc "$root/proc"
-		mount --rbind /dev "$root/dev"
-		mount -t tmpfs tmpfs "$root/tmp"
-		while [ "$1" != -- ]; do
-			mkdir -p "$root$1"
-			mount --bind "$1" "$root$1"
-			shift
-		done
-		shift
-		exec chroot "$root" /usr/bin/env -i \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" ${ccache_env:+"$ccache_env"} \
-			/bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$PWD" "$@"
-	' in_build_root "$root" "$ccache_env" "$@"
 }
 
 # unpack_kernel_source TREE: Debian's linux-source-6.1 unpacked as TREE,
@@ -219,17 +131,6 @@ apply_series() {
 # kernel, and a later make in the tree (bindeb-pkg) relinks nothing.
 kernel_build_timestamp() {
 	LC_ALL=C date -u -d "@$(stat -c %Y "$kernel_source_tarball")"
-}
-
-# take_stap_lock: hold, until this process ends, the lock of the build
-# root's stap cache (/root/.systemtap: autoconf results, tracequery
-# objects). stap does not lock it itself, and tests/run compiles in two
-# lanes at once: without the lock one stap can read a header another is
-# still writing there.
-take_stap_lock() {
-	mkdir -p "$cache_dir"
-	exec 9>>"$cache_dir/stap.lock"
-	flock 9
 }
 
 # Run make (or another command, with "--cmd") in kernel tree $1 in the build

@@ -1,0 +1,51 @@
+# The project's cache of big artifacts (build root, kernel trees, guest
+# images, ccache) and how its entries are keyed, with the messages every
+# build script prints. Sourced by lib/build-root.sh and lib/kernel.sh.
+# shellcheck shell=bash
+
+# The checkout this script belongs to.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+project_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Caches live outside the checkout so a fresh clone reuses them; every entry is
+# named by a hash of what it is built from, so a changed input makes a new one.
+cache_dir=${KM_CACHE:-/var/cache/kernel-markers}
+
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+
+die() { say "error: $*"; exit 1; }
+
+step() { printf '==> %s\n' "$*" >&2; }
+
+hash16() { sha256sum | cut -c1-16; }
+
+# key_of WHAT CMD...: the hash16 of what CMD prints, or die when CMD fails.
+# A cache key of partial input (a dpkg-query that failed, a file that
+# could not be read) would name a cache entry made from something else,
+# so CMD writes into a file, not a pipe, and each of its steps returns on
+# failure (errexit would not do: bash ignores it in functions called from
+# a condition, as these are).
+key_of() {
+	local what=$1 inputs status=0
+	shift
+	inputs=$(mktemp /tmp/km-key.XXXXXX)
+	"$@" >"$inputs" || status=$?
+	if [ "$status" != 0 ]; then
+		rm -f "$inputs"
+		die "cannot compute the cache key of $what: reading its inputs failed (exit $status)"
+	fi
+	hash16 <"$inputs"
+	rm -f "$inputs"
+}
+
+# Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
+# so the cache does not grow without bound as keys change.
+prune_cache() {
+	local pattern=$1 keep=$2
+	# shellcheck disable=SC2012,SC2086 # the pattern is a glob on purpose; names are hex keys
+	ls -1dt "$cache_dir"/$pattern 2>/dev/null | tail -n +"$((keep + 1))" |
+		while read -r old; do
+			say "pruning old cache entry $old"
+			rm -rf "$old"
+		done
+}
