@@ -60,7 +60,7 @@ check "stap -L types the arguments (acme_fw_state: string x3)" \
 # gpl-symbol-check prints its two TAP lines; that it ran to its end (exit
 # 0, both ok) is one check more, since an early stop prints no "not ok".
 status=0
-"$project_dir/vendor-module/tests/gpl-symbol-check" >"$scratch/gpl-check" 2>&1 || status=$?
+"$project_dir/tests/vendor/gpl-symbol-check" >"$scratch/gpl-check" 2>&1 || status=$?
 grep -E '^(not )?ok ' "$scratch/gpl-check" || true
 grep -vE '^(not )?ok ' "$scratch/gpl-check" | tail -n 20 | sed 's/^/# /'
 gpl_refused() { [ "$status" = 0 ] && [ "$(grep -c '^ok ' "$scratch/gpl-check")" = 2 ] && lacks '^not ok ' "$scratch/gpl-check"; }

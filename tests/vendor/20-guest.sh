@@ -4,13 +4,62 @@
 # acmectl bad-input (64- and 32-bit), resets under load, unloading while
 # busy, 20 load/unload cycles, module parameter checks, the deterministic
 # stall/timeout/retry/reset sequence twice, the failed state, the markers
-# policy and the force-loaded twin. See vendor-module/tests/guest/.
+# policy and the force-loaded twin: one fresh guest (guest-image/vm run)
+# running the guest half, tests/vendor/guest/acme-tests.sh. Builds the
+# test helper acme_probe.ko (tests/vendor/probe: GPL, never part of the
+# drop) against the same tree. Never touches the host's kernel.
+#
+#   tests/vendor/20-guest.sh [--quick]    (--quick: skip the fault determinism runs)
+#
+# On the debug kernel (KM_FLAVOUR=debug): that kernel's bzImage, and the
+# driver built against its tree from the same source under the GPL
+# (ACME_GPL_BUILD, see vendor-module/driver/acme_xa.c): such a kernel's
+# mutex entry points are GPL-only exports. The drop is never changed; the
+# taint expected is O only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-# On the debug kernel: the GPL build of the same source (lockdep)
-if [ "${KM_FLAVOUR:-main}" = debug ]; then
-	"$project_dir/vendor-module/tests/guest-tests" --debug-kernel "$kbuild"
+quick=0
+case ${1:-} in
+'') ;;
+--quick) quick=1 ;;
+*) echo "usage: $0 [--quick]" >&2; exit 2 ;;
+esac
+top=$project_dir/vendor-module
+[ -r "$top/drop/acme_xa.ko" ] || die "no vendor drop; run 'make vendor'"
+
+# Built in the project, where the build root (vm chroot) sees them
+work=$project_dir/build/vendor-tests$flavour_suffix
+share=$scratch/share
+rm -rf "$work/probe" "$work/driver"
+mkdir -p "$share" "$work/probe"
+cp -p tests/vendor/probe/{acme_probe.c,Kbuild} "$work/probe/"
+build_mod() { # build_mod DIR [VAR=VALUE...]: make modules in DIR against the tree, in the build root
+	local dir=$1
+	shift
+	"$vm" chroot -- make -s -C "$kbuild" M="$dir" "$@" modules
+}
+
+if [ -n "$flavour_suffix" ]; then
+	[ -r "$kbuild/arch/x86/boot/bzImage" ] || die "no bzImage in $kbuild"
+	export VM_KERNEL=$kbuild/arch/x86/boot/bzImage
+	mkdir -p "$work/driver/driver" "$work/driver/include"
+	cp -p "$top"/include/acme_xa_ioctl.h "$work/driver/include/"
+	cp -p "$top"/driver/Kbuild "$top"/driver/acme_xa.c "$work/driver/driver/"
+	build_mod "$work/driver/driver" ACME_GPL_BUILD=y || die "the GPL build of the driver failed"
+	build_mod "$work/probe" || die "acme_probe.ko does not build"
+	grep -qa 'license=GPL' "$work/driver/driver/acme_xa.ko" || die "the debug build is not GPL"
+	cp "$work/driver/driver/acme_xa.ko" "$work/driver/driver/Module.markers" "$share/"
+	cp "$top/drop/acmectl" "$share/"
+	env_args=(EXPECT_TAINT=4096 FORCED=0)
 else
-	"$project_dir/vendor-module/tests/guest-tests"
+	build_mod "$work/probe" || die "acme_probe.ko does not build"
+	cp "$top"/drop/{acme_xa.ko,acme_xa_forced.ko,acmectl,Module.markers} "$share/"
+	env_args=(EXPECT_TAINT=4097 FORCED=1 INSTALLED=1)
 fi
+cp "$work/probe/acme_probe.ko" "$share/"
+make -s -C "$top" acmectl32 || die "the 32-bit acmectl does not build (gcc-multilib?)"
+cp "$top/.build/acmectl32" "$share/"
+# slub_debug=U: SLUB tracks the live kmalloc objects, for the leak check
+"$vm" run --share "$share" --timeout 900 --append "slub_debug=U,kmalloc-*" -- \
+	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host bash -c "$(guest_half acme-tests)" acme-tests

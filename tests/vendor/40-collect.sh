@@ -1,6 +1,6 @@
 #!/bin/bash
 # The drop's bug report collector, acme-collect, in the guest as a customer
-# runs it (tests/vendor/collect-guest.sh): with SystemTap's kernel.mark()
+# runs it (tests/vendor/guest/collect.sh): with SystemTap's kernel.mark()
 # (the bug report module Acme builds from the drop's own script and
 # tapsets), without it (a SystemTap 5.6: perf on the trace events), with
 # bpftrace, stopping by itself after -t; and refusing bad arguments, a
@@ -24,9 +24,8 @@ rm -rf "$compile"
 check "the drop's acme-bugreport.stp and tapsets compile for our kernel" test -s "$share/acme_collect.ko"
 [ -s "$share/acme_collect.ko" ] || sed 's/^/# /' "$scratch/compile.log" | tail -n 20
 
-cp "$project_dir/tests/vendor/collect-guest.sh" "$share/"
 status=0
-"$project_dir/guest-image/vm" run --share "$share" --timeout 600 -- bash /mnt/host/collect-guest.sh >"$scratch/guest.log" 2>&1 || status=$?
+"$vm" run --share "$share" --timeout 600 -- bash -c "$(guest_half collect)" collect >"$scratch/guest.log" 2>&1 || status=$?
 check "the guest ran to the end (exit $status)" [ "$status" = 0 ]
 [ "$status" = 0 ] || tail -n 30 "$scratch/guest.log" | sed 's/^/# /'
 

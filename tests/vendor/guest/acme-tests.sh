@@ -1,9 +1,10 @@
 #!/bin/bash
-# The guest half of tests/guest-tests: runs as root in a fresh QEMU guest,
-# with the drop and the test helpers in $DIR (/mnt/host). Prints one TAP
-# line per check and ends with "N passed, N failed".
+# The guest half of tests/vendor/20-guest.sh (run there as
+# bash -c "$(guest_half acme-tests)" acme-tests): runs as root in a fresh
+# QEMU guest, with the drop and the test helpers in $DIR (/mnt/host).
+# Prints one TAP line per check and ends with "N passed, N failed".
 #
-# Environment (set by tests/guest-tests):
+# Environment (set by tests/vendor/20-guest.sh):
 #   EXPECT_TAINT   /proc/sys/kernel/tainted once acme_xa is loaded (4097: P+O)
 #   FORCED         1: also test acme_xa_forced.ko (insmod -f)
 #   QUICK          1: skip the slow parts (fault determinism runs)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The guest half of tests/vendor/40-collect.sh: the drop's acme-collect run
+# The guest half of tests/vendor/40-collect.sh (run there as
+# bash -c "$(guest_half collect)" collect): the drop's acme-collect run
 # as a customer runs it, with each tracer, and given what it must refuse.
 # Each run NAME leaves NAME.status, NAME.stdout and NAME.stderr in the
 # shared directory; the reports are written there too.
