@@ -2,7 +2,8 @@
 # The Acme vendor drop as a customer receives it: the files, checksums, a
 # stripped Proprietary module and its force-load twin, a stripped acmectl;
 # its markers read back from the binary alone and known to SystemTap on the
-# host (stap -r); the build refusing a GPL-only symbol; acmectl lint-clean.
+# host (stap -r); the build refusing a GPL-only symbol; acmectl and the
+# bad-input kselftest lint-clean; no test suite in the drop.
 # shellcheck disable=SC2016 # $name, $format are SystemTap's
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -33,6 +34,10 @@ check "the forced twin differs in the vermagic only" \
 	eval '[ "$(diff "$scratch/modinfo" "$scratch/modinfo.forced" | grep -c "^[<>]")" = 2 ] && grep -q "^vermagic=.*-nomatch " "$scratch/modinfo.forced"'
 check "the forced twin is otherwise the same binary (same size)" \
 	[ "$(stat -c %s "$drop/acme_xa.ko")" = "$(stat -c %s "$drop/acme_xa_forced.ko")" ]
+# The drop ships no test suite: the bad-input checks are a kselftest of
+# ours (tests/vendor/selftest), not a command of the customer's acmectl
+check "the drop's acmectl has no bad-input command" lacks 'bad-input' "$drop/acmectl"
+check "the drop's README does not mention bad-input" lacks 'bad-input' "$drop/README"
 check "acmectl is stripped and static" \
 	eval '! readelf -S -W "$drop/acmectl" | grep -q "\.symtab" && ! readelf -l -W "$drop/acmectl" | grep -q INTERP'
 
@@ -69,5 +74,10 @@ check "the build refuses a GPL-only symbol: gpl-symbol-check ran to its end (exi
 
 if make -s -C "$project_dir/vendor-module" lint >"$scratch/lint" 2>&1; then ok "acmectl: cppcheck and -Wall -Wextra -Werror clean"; else
 	not_ok "acmectl lint"; sed 's/^/# /' "$scratch/lint"
+fi
+if make -s -C tests/vendor/selftest KDIR="$kbuild" lint >"$scratch/lint-selftest" 2>&1; then
+	ok "acme-bad-input (the bad-input kselftest): cppcheck and -Wall -Wextra -Werror clean"
+else
+	not_ok "acme-bad-input lint"; sed 's/^/# /' "$scratch/lint-selftest"
 fi
 finish

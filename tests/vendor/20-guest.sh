@@ -1,7 +1,8 @@
 #!/bin/bash
 # The vendor driver in the guest, from the drop only: modprobe of the
 # installed module, taint P+O, markers listed connectable, workloads,
-# acmectl bad-input (64- and 32-bit), resets under load, unloading while
+# the bad-input kselftest acme-bad-input (tests/vendor/selftest, 64- and
+# 32-bit, a check per case), resets under load, unloading while
 # busy, 20 load/unload cycles, module parameter checks, the deterministic
 # stall/timeout/retry/reset sequence twice, the failed state, the markers
 # policy and the force-loaded twin: one fresh guest (guest-image/vm run)
@@ -60,6 +61,10 @@ fi
 cp "$work/probe/acme_probe.ko" "$share/"
 make -s -C "$top" acmectl32 || die "the 32-bit acmectl does not build (gcc-multilib?)"
 cp "$top/.build/acmectl32" "$share/"
+# The bad-input kselftest, on the harness of the tree under test
+make -s -C tests/vendor/selftest KDIR="$kbuild" O="$work" ||
+	die "acme-bad-input does not build (tests/vendor/selftest; the 32-bit one needs gcc-multilib)"
+cp "$work/acme-bad-input" "$work/acme-bad-input32" "$share/"
 # slub_debug=U: SLUB tracks the live kmalloc objects, for the leak check
 "$vm" run --share "$share" --timeout 900 --append "slub_debug=U,kmalloc-*" -- \
 	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host bash -c "$(guest_half acme-tests)" acme-tests

@@ -5,8 +5,7 @@
  * Copyright (c) Acme Corporation. All rights reserved.
  *
  * Exit status: 0 success; 1 an operation failed (a command did not
- * complete with status 0, an ioctl failed, a bad-input check did not get
- * the expected errno); 2 usage error.
+ * complete with status 0, an ioctl failed); 2 usage error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,8 +60,6 @@ static void usage(FILE *out)
 "  stats     print the driver's counters (key=value lines)\n"
 "  info      print the driver, firmware and ABI versions (key=value lines)\n"
 "  reset     reset the device; returns once it is ready again\n"
-"  bad-input send every kind of invalid request and check each errno\n"
-"            (TAP output; needs the default module parameters)\n"
 "  help      this text\n"
 "\n"
 "Options: --device PATH (default %s), -h/--help.\n"
@@ -710,298 +705,6 @@ static int cmd_reset(void)
 	return EXIT_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* bad-input                                                           */
-
-static int tap_n, tap_failed;
-static uint64_t expect_rejected;	/* refusals the driver must count */
-
-static void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void tap(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tap_n++;
-	if (!ok)
-		tap_failed++;
-	printf("%s %d - ", ok ? "ok" : "not ok", tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-/* One request that must fail with @want; @rejected: the driver counts it */
-static void expect_err(const char *what, int ret, int err, int want, bool rejected)
-{
-	if (ret >= 0)
-		tap(false, "%s: succeeded, expected %s", what, strerror(want));
-	else
-		tap(err == want, "%s: %s%s%s", what, strerror(err),
-		    err == want ? "" : ", expected ", err == want ? "" : strerror(want));
-	if (rejected)
-		expect_rejected++;
-}
-
-#define EXPECT(what, call, want, rejected)				\
-	do {								\
-		int r_ = (call);					\
-		expect_err((what), r_, errno, (want), (rejected));	\
-	} while (0)
-
-static void init_submit(struct acme_xa_submit *s, uint32_t opcode, uint32_t len)
-{
-	memset(s, 0, sizeof(*s));
-	s->size = sizeof(*s);
-	s->opcode = opcode;
-	s->length = len;
-}
-
-static void init_wait(struct acme_xa_wait *w, uint32_t id, uint32_t timeout_ms)
-{
-	memset(w, 0, sizeof(*w));
-	w->size = sizeof(*w);
-	w->id = id;
-	w->timeout_ms = timeout_ms;
-}
-
-/* Submit one small command and reap it; true when it completed with 0 */
-static bool round_trip(int fd, uint32_t *id_out)
-{
-	struct acme_xa_submit s;
-	struct acme_xa_wait w;
-
-	init_submit(&s, ACME_XA_OP_READ, 512);
-	if (ioctl(fd, ACME_XA_IOC_SUBMIT, &s) < 0)
-		return false;
-	init_wait(&w, s.id, 10000);
-	if (ioctl(fd, ACME_XA_IOC_WAIT, &w) < 0)
-		return false;
-	if (id_out)
-		*id_out = s.id;
-	return w.status == 0 && w.id == s.id;
-}
-
-/* Poll until no command is in flight; false after @ms */
-static bool wait_idle(int fd, unsigned int ms, struct acme_xa_stats *st)
-{
-	const struct timespec pause = { 0, 10000000 };
-	unsigned int waited;
-
-	for (waited = 0; waited <= ms; waited += 10) {
-		if (get_stats(fd, st))
-			return false;
-		if (!st->in_flight)
-			return true;
-		nanosleep(&pause, NULL);
-	}
-	return false;
-}
-
-static int cmd_bad_input(void)
-{
-	struct acme_xa_submit s;
-	struct acme_xa_wait w;
-	struct acme_xa_stats st0, st;
-	struct acme_xa_fw_info info;
-	struct termios tio;
-	long page = sysconf(_SC_PAGESIZE);
-	void *ro, *gone;
-	char byte = 0;
-	uint32_t id, u, n;
-	int fd, fd2, fdnb, ret;
-	bool eagain;
-
-	fd = open_device(0);
-	if (fd < 0)
-		return EXIT_FAIL;
-	fd2 = open_device(0);
-	if (fd2 < 0) {
-		close(fd);
-		return EXIT_FAIL;
-	}
-	if (get_stats(fd, &st0)) {
-		close(fd2);
-		close(fd);
-		return EXIT_FAIL;
-	}
-	/* Two pages: "ro" (made read-only below), then a hole at "gone" */
-	ro = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
-		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ro == MAP_FAILED) {
-		perror("acmectl: mmap");
-		close(fd2);
-		close(fd);
-		return EXIT_FAIL;
-	}
-	gone = (char *)ro + page;
-	munmap(gone, (size_t)page);
-
-	tap(round_trip(fd, NULL), "a valid command completes before the bad input");
-
-	/* Unknown and mis-sized ioctls */
-	EXPECT("unknown ioctl number", ioctl(fd, _IO(ACME_XA_IOC_MAGIC, 0x42)), ENOTTY, true);
-	EXPECT("unknown ioctl number 0", ioctl(fd, _IO(ACME_XA_IOC_MAGIC, 0)), ENOTTY, true);
-	EXPECT("another driver's ioctl (TCGETS)", ioctl(fd, TCGETS, &tio), ENOTTY, true);
-	init_submit(&s, ACME_XA_OP_READ, 512);
-	EXPECT("SUBMIT number with a smaller struct size",
-	       ioctl(fd, _IOWR(ACME_XA_IOC_MAGIC, 1, struct acme_xa_stats), &st), EINVAL, true);
-	EXPECT("SUBMIT number with a bigger struct size",
-	       ioctl(fd, _IOWR(ACME_XA_IOC_MAGIC, 1, char[48]), &st), EINVAL, true);
-	EXPECT("SUBMIT number as _IOW", ioctl(fd, _IOW(ACME_XA_IOC_MAGIC, 1, struct acme_xa_submit), &s),
-	       EINVAL, true);
-	EXPECT("STATS number as _IOWR", ioctl(fd, _IOWR(ACME_XA_IOC_MAGIC, 3, struct acme_xa_stats), &st),
-	       EINVAL, true);
-	EXPECT("RESET number with an argument size",
-	       ioctl(fd, _IOW(ACME_XA_IOC_MAGIC, 4, int), &ret), EINVAL, true);
-
-	/* SUBMIT contents */
-	s.size = sizeof(s) - 8;
-	EXPECT("SUBMIT with .size too small", ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-	s.size = sizeof(s) + 8;
-	EXPECT("SUBMIT with .size too big", ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-	s.size = 0;
-	EXPECT("SUBMIT with .size 0", ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-	{
-		static const uint32_t bad_ops[] = { 0, ACME_XA_OP_MAX + 1, 0x80000000u, 0xffffffffu };
-
-		for (u = 0; u < sizeof(bad_ops) / sizeof(bad_ops[0]); u++) {
-			char what[64];
-
-			init_submit(&s, bad_ops[u], 512);
-			snprintf(what, sizeof(what), "SUBMIT with opcode %u", bad_ops[u]);
-			EXPECT(what, ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-		}
-	}
-	{
-		static const uint32_t bad_lens[] = { 0, ACME_XA_MAX_LENGTH + 1, 0xffffffffu };
-
-		for (u = 0; u < sizeof(bad_lens) / sizeof(bad_lens[0]); u++) {
-			char what[64];
-
-			init_submit(&s, ACME_XA_OP_WRITE, bad_lens[u]);
-			snprintf(what, sizeof(what), "SUBMIT with length %u", bad_lens[u]);
-			EXPECT(what, ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-		}
-	}
-	init_submit(&s, ACME_XA_OP_READ, 512);
-	s.flags = 1;
-	EXPECT("SUBMIT with unknown flags", ioctl(fd, ACME_XA_IOC_SUBMIT, &s), EINVAL, true);
-
-	/* Bad pointers */
-	EXPECT("SUBMIT with a NULL pointer", ioctl(fd, ACME_XA_IOC_SUBMIT, NULL), EFAULT, true);
-	EXPECT("SUBMIT with an unmapped pointer", ioctl(fd, ACME_XA_IOC_SUBMIT, gone), EFAULT, true);
-	EXPECT("SUBMIT with a kernel address",
-	       ioctl(fd, ACME_XA_IOC_SUBMIT, (void *)(uintptr_t)0xffff888000000000ULL), EFAULT, true);
-	EXPECT("SUBMIT with a pointer across the end of a mapping",
-	       ioctl(fd, ACME_XA_IOC_SUBMIT, (char *)ro + page - 8), EFAULT, true);
-	init_submit(&s, ACME_XA_OP_READ, 512);
-	memcpy(ro, &s, sizeof(s));
-	mprotect(ro, (size_t)page, PROT_READ);
-	EXPECT("SUBMIT with a read-only struct (the id cannot be returned)",
-	       ioctl(fd, ACME_XA_IOC_SUBMIT, ro), EFAULT, true);
-	EXPECT("WAIT with a NULL pointer", ioctl(fd, ACME_XA_IOC_WAIT, NULL), EFAULT, true);
-	EXPECT("STATS with a NULL pointer", ioctl(fd, ACME_XA_IOC_STATS, NULL), EFAULT, true);
-	EXPECT("STATS into read-only memory", ioctl(fd, ACME_XA_IOC_STATS, ro), EFAULT, true);
-	EXPECT("FW_INFO with a NULL pointer", ioctl(fd, ACME_XA_IOC_FW_INFO, NULL), EFAULT, true);
-	EXPECT("FW_INFO into an unmapped pointer", ioctl(fd, ACME_XA_IOC_FW_INFO, gone), EFAULT, true);
-
-	/* WAIT contents */
-	init_wait(&w, 0, 0);
-	EXPECT("WAIT for id 0", ioctl(fd, ACME_XA_IOC_WAIT, &w), ENOENT, true);
-	init_wait(&w, 0xfffffff0u, 0);
-	EXPECT("WAIT for an id never given out", ioctl(fd, ACME_XA_IOC_WAIT, &w), ENOENT, true);
-	init_wait(&w, 1, ACME_XA_MAX_WAIT_MS + 1);
-	EXPECT("WAIT with a timeout over the maximum", ioctl(fd, ACME_XA_IOC_WAIT, &w), EINVAL, true);
-	init_wait(&w, 1, 0);
-	w.flags = 0x10;
-	EXPECT("WAIT with unknown flags", ioctl(fd, ACME_XA_IOC_WAIT, &w), EINVAL, true);
-	init_wait(&w, 1, 0);
-	w.size = 8;
-	EXPECT("WAIT with .size wrong", ioctl(fd, ACME_XA_IOC_WAIT, &w), EINVAL, true);
-	init_submit(&s, ACME_XA_OP_CRYPT, 4096);
-	ret = ioctl(fd2, ACME_XA_IOC_SUBMIT, &s);
-	tap(ret == 0, "SUBMIT on a second file");
-	init_wait(&w, s.id, 100);
-	EXPECT("WAIT for another file's command", ioctl(fd, ACME_XA_IOC_WAIT, &w), ENOENT, true);
-	init_wait(&w, s.id, 10000);
-	ret = ioctl(fd2, ACME_XA_IOC_WAIT, &w);
-	tap(ret == 0 && w.status == 0, "its own file reaps it (status %d)", w.status);
-	EXPECT("WAIT again for a reaped command", ioctl(fd2, ACME_XA_IOC_WAIT, &w), ENOENT, true);
-
-	/* Not ioctls */
-	EXPECT("read() from the device", (int)read(fd, &byte, 1), EINVAL, false);
-	EXPECT("write() to the device", (int)write(fd, &byte, 1), EINVAL, false);
-	EXPECT("lseek() on the device", (int)lseek(fd, 0, SEEK_SET), ESPIPE, false);
-
-	/* Back-pressure: fill the ring with long commands on a non-blocking file */
-	fdnb = open_device(O_NONBLOCK);
-	eagain = false;
-	for (n = 0; fdnb >= 0 && n < 1000; n++) {
-		init_submit(&s, ACME_XA_OP_CRYPT, ACME_XA_MAX_LENGTH);
-		if (ioctl(fdnb, ACME_XA_IOC_SUBMIT, &s) < 0) {
-			eagain = errno == EAGAIN;
-			break;
-		}
-	}
-	tap(eagain && n >= ACME_XA_RING_DEPTH,
-	    "O_NONBLOCK SUBMIT on a full ring: EAGAIN after %u commands", n);
-	if (get_stats(fd, &st) == 0)
-		tap(st.ring_full > st0.ring_full, "ring_full counted (%llu)",
-		    (unsigned long long)st.ring_full);
-	/* Close with them in flight: the driver cancels the ones not started */
-	if (fdnb >= 0)
-		close(fdnb);
-	tap(wait_idle(fd, 20000, &st), "closing a file with %u commands in flight: in_flight back to 0", n);
-	tap(st.cancelled - st0.cancelled >= ACME_XA_RING_DEPTH - 4,
-	    "the ones in flight were cancelled (cancelled %llu)",
-	    (unsigned long long)(st.cancelled - st0.cancelled));
-
-	/* Too many unreaped commands on one file */
-	fdnb = open_device(0);
-	for (n = 0; fdnb >= 0 && n < ACME_XA_MAX_UNREAPED; n++) {
-		init_submit(&s, ACME_XA_OP_READ, 1);
-		if (ioctl(fdnb, ACME_XA_IOC_SUBMIT, &s) < 0)
-			break;
-	}
-	tap(n == ACME_XA_MAX_UNREAPED, "%u commands left unreaped on one file", n);
-	init_submit(&s, ACME_XA_OP_READ, 1);
-	EXPECT("one more SUBMIT on that file", fdnb >= 0 ? ioctl(fdnb, ACME_XA_IOC_SUBMIT, &s) : 0,
-	       ENOSPC, true);
-	if (fdnb >= 0)
-		close(fdnb);
-	tap(wait_idle(fd, 20000, &st), "closing it frees them: in_flight back to 0");
-
-	/* The driver is still fine */
-	memset(&info, 0, sizeof(info));
-	ret = ioctl(fd, ACME_XA_IOC_FW_INFO, &info);
-	tap(ret == 0 && info.size == sizeof(info) && info.abi_version == ACME_XA_ABI_VERSION,
-	    "FW_INFO still answers (abi %u, state %s)", info.abi_version,
-	    ret == 0 ? state_name(info.fw_state) : "?");
-	id = 0;
-	ret = round_trip(fd, &id);
-	tap(ret, "a valid command still completes (id %u)", id);
-	if (get_stats(fd, &st) == 0) {
-		tap(st.rejected - st0.rejected == expect_rejected,
-		    "the driver counted %llu rejections (expected %llu)",
-		    (unsigned long long)(st.rejected - st0.rejected),
-		    (unsigned long long)expect_rejected);
-		tap(st.errors == st0.errors && st.timeouts == st0.timeouts,
-		    "no command error or timeout came of it");
-	} else {
-		tap(false, "STATS");
-	}
-
-	munmap(ro, (size_t)page);
-	close(fd2);
-	close(fd);
-	printf("1..%d\n", tap_n);
-	printf("# %d passed, %d failed\n", tap_n - tap_failed, tap_failed);
-	return tap_failed ? EXIT_FAIL : EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1048,7 +751,5 @@ int main(int argc, char **argv)
 		return cmd_info();
 	if (!strcmp(cmd, "reset"))
 		return cmd_reset();
-	if (!strcmp(cmd, "bad-input"))
-		return cmd_bad_input();
 	return usage_error("unknown command '%s'", cmd);
 }

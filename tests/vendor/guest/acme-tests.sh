@@ -114,24 +114,59 @@ fi
 [ $rc = 1 ] && ok "missing device: exit 1" || not_ok "missing device: exit $rc"
 
 # --- bad input --------------------------------------------------------
-if "$CTL" bad-input >"$TMP/bad" 2>&1; then ok "acmectl bad-input: $(tail -n 1 "$TMP/bad" | sed 's/^# //')"; else
-	not_ok "acmectl bad-input"; grep -v '^ok' "$TMP/bad" | sed 's/^/#   /'
-fi
+# bad_input PROGRAM: run the kselftest acme-bad-input (tests/vendor/selftest)
+# and report each of its cases ("ok N acme.NAME" in its KTAP) as a check
+# here, a failed one with its log; then one check that it ran to its end:
+# as many results as its plan, exit 0 exactly when all passed.
+bad_input() {
+	local prog=$1 name line plan="" results=0 failed=0 status=0
+	name=$(basename "$prog")
+	if [ ! -x "$prog" ]; then
+		not_ok "$name: missing from $(dirname "$prog")"
+		return
+	fi
+	"$prog" >"$TMP/bad" 2>&1 || status=$?
+	: >"$TMP/bad.case"
+	while IFS= read -r line; do
+		if [[ $line =~ ^1\.\.([0-9]+)$ ]]; then
+			plan=${BASH_REMATCH[1]}
+		elif [[ $line =~ ^(not )?ok\ [0-9]+\ (.*)$ ]]; then
+			results=$((results + 1))
+			if [ -z "${BASH_REMATCH[1]}" ]; then ok "$name: ${BASH_REMATCH[2]}"; else
+				failed=$((failed + 1))
+				not_ok "$name: ${BASH_REMATCH[2]}"
+				sed 's/^/#   /' "$TMP/bad.case"
+			fi
+			: >"$TMP/bad.case"
+		else
+			printf '%s\n' "$line" >>"$TMP/bad.case"
+		fi
+	done <"$TMP/bad"
+	# its exit status agrees with its results: 0 when none failed, else not
+	local agrees=0
+	if [ "$failed" = 0 ]; then [ "$status" != 0 ] || agrees=1; else [ "$status" = 0 ] || agrees=1; fi
+	if [ -n "$plan" ] && [ "$results" = "$plan" ] && [ "$agrees" = 1 ]; then
+		ok "$name ran to its end: $results of 1..$plan cases, $failed failed, exit $status"
+	else
+		not_ok "$name did not run to its end: $results results of plan '${plan:-none}', $failed failed, exit $status"
+		tail -n 20 "$TMP/bad" | sed 's/^/#   /'
+	fi
+}
+bad_input "$DIR/acme-bad-input"
 "$CTL" stats >"$TMP/stats"
 [ "$(kv in_flight "$TMP/stats")" = 0 ] && [ "$(kv fw_state "$TMP/stats")" = ready ] && [ "$(kv errors "$TMP/stats")" = 0 ] &&
 	ok "after all that: in_flight 0, ready, no errors (rejected $(kv rejected "$TMP/stats"), cancelled $(kv cancelled "$TMP/stats"))" ||
-	not_ok "stats after bad-input: $(tr '\n' ' ' <"$TMP/stats")"
+	not_ok "stats after acme-bad-input: $(tr '\n' ' ' <"$TMP/stats")"
 
 # 32-bit callers (compat_ioctl)
 if [ ! -x "$DIR/acmectl32" ]; then
 	not_ok "no 32-bit acmectl: the compat_ioctl path is untested (make acmectl32 needs gcc-multilib)"
 else
 	check "32-bit acmectl: run 300 commands" "$DIR/acmectl32" run --count 300 --threads 2
-	if "$DIR/acmectl32" bad-input >"$TMP/bad" 2>&1; then ok "32-bit acmectl bad-input: $(tail -n 1 "$TMP/bad" | sed 's/^# //')"; else
-		not_ok "32-bit acmectl bad-input"; grep -v '^ok' "$TMP/bad" | sed 's/^/#   /'
-	fi
 	check "32-bit acmectl: stats and info" bash -c "'$DIR/acmectl32' stats && '$DIR/acmectl32' info"
 fi
+# the bad input from a 32-bit caller
+bad_input "$DIR/acme-bad-input32"
 
 # --- reset under load -------------------------------------------------
 # 3000 x 64 KiB crypt: ~1.2 s of firmware time
@@ -239,12 +274,12 @@ n_irq=$(grep -c '^acme_irq pending [1-9][0-9]*$' "$LOG")
 	not_ok "markers: submit $n_sub, complete $n_done, irq $n_irq; $(head -n 4 "$LOG" | tr '\n' '|')"
 on=$(grep -cP '^acme_[a-z_]+\tacme_xa\t.*\ton\t1$' /sys/kernel/debug/markers/list)
 [ "$on" = 12 ] && ok "all 12 acme markers on with 1 probe" || not_ok "$on acme markers on"
-"$CTL" bad-input >/dev/null 2>&1
+"$DIR/acme-bad-input" >/dev/null 2>&1
 grep -q '^acme_rejected what ioctl why unknown command value 21505$' "$LOG" &&
 	grep -q '^acme_rejected what submit why bad opcode value 4294967295$' "$LOG" &&
 	grep -q '^acme_ring_full depth 64$' "$LOG" && grep -q '^acme_cmd_cancel id [0-9]*$' "$LOG" &&
-	ok "bad-input fires acme_rejected (e.g. $(grep -m1 'bad length' "$LOG")), acme_ring_full, acme_cmd_cancel" ||
-	not_ok "bad-input markers: $(grep -c acme_rejected "$LOG") acme_rejected"
+	ok "acme-bad-input fires acme_rejected (e.g. $(grep -m1 'bad length' "$LOG")), acme_ring_full, acme_cmd_cancel" ||
+	not_ok "acme-bad-input markers: $(grep -c acme_rejected "$LOG") acme_rejected"
 "$CTL" reset >/dev/null
 grep -q '^acme_reset reason ioctl failures 0$' "$LOG" && grep -q '^acme_fw_state old resetting new ready reason reset_done$' "$LOG" &&
 	ok "RESET fires acme_reset and acme_fw_state" || not_ok "RESET markers"
