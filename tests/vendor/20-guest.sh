@@ -66,5 +66,8 @@ make -s -C tests/vendor/selftest KDIR="$kbuild" O="$work" ||
 	die "acme-bad-input does not build (tests/vendor/selftest; the 32-bit one needs gcc-multilib)"
 cp "$work/acme-bad-input" "$work/acme-bad-input32" "$share/"
 # slub_debug=U: SLUB tracks the live kmalloc objects, for the leak check
+status=0
 "$vm" run --share "$share" --timeout 900 --append "slub_debug=U,kmalloc-*" -- \
-	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host bash -c "$(guest_half acme-tests)" acme-tests
+	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host bash -c "$(guest_half acme-tests)" acme-tests || status=$?
+check "the guest half ran to its end (exit $status)" [ "$status" = 0 ]
+finish
