@@ -41,8 +41,12 @@ build:
 root: deps | build
 	@ln -sfn "$$(guest-image/mkroot)" build/root
 
+# build/kernel is the kernel as built (a cache entry that never changes);
+# build/linux, what SystemTap and the guest see, is its view with the
+# markers of the modules built outside it merged in (kernel/view).
 kernel: root
-	@ln -sfn "$$(kernel/build)" build/linux
+	@ln -sfn "$$(kernel/build)" build/kernel
+	@kernel/view >/dev/null
 
 # linux-image and linux-headers packages of our kernel (bindeb-pkg); the
 # headers carry the kernel's Module.markers.
@@ -50,12 +54,11 @@ debs: kernel
 	@ln -sfn "$$(kernel/debs)" build/debs
 
 # The Acme vendor drop (vendor-module/drop), built against our kernel; its
-# markers go into the tree's Module.markers from the stripped binary, as a
+# markers go into the view's Module.markers from the stripped binary, as a
 # customer would do it, so stap -r build/linux knows them.
 vendor: kernel
 	@$(MAKE) -s -C vendor-module
-	@$(MAKE) -s -C tools/markers-elf markers-elf
-	@tools/markers-elf/markers-elf --merge build/linux vendor-module/drop/acme_xa.ko
+	@kernel/view >/dev/null
 
 image: vendor
 	@ln -sfn "$$(guest-image/mkimage)" build/guest.img
@@ -76,11 +79,12 @@ check-series: kernel
 # the Acme driver's GPL build for it (lockdep makes a mutex GPL-only), its
 # image, and the campaign run on it (tests/check-debug).
 kernel-debug: root
-	@ln -sfn "$$(kernel/build debug)" build/linux-debug
+	@ln -sfn "$$(kernel/build debug)" build/kernel-debug
+	@kernel/view debug >/dev/null
 
 vendor-debug: kernel-debug vendor
-	@$(MAKE) -s -C vendor-module gpl KDIR="$$(readlink -f build/linux-debug)"
-	@tools/markers-elf/markers-elf --merge build/linux-debug vendor-module/.build-gpl/acme_xa.ko
+	@$(MAKE) -s -C vendor-module gpl KDIR="$$(readlink -f build/kernel-debug)"
+	@kernel/view debug >/dev/null
 
 image-debug: vendor-debug
 	@ln -sfn "$$(guest-image/mkimage debug)" build/guest-debug.img

@@ -18,7 +18,7 @@
 final_config=$kbuild/.config
 [ -r "$final_config" ] || die "no configured kernel tree; run 'make kernel'"
 kdir=$(kernel_dir main)
-[ "$kdir/linux" = "$kbuild" ] || die "build/linux is not the kernel of this checkout ($kdir); run 'make kernel'"
+[ "$kdir/linux" = "$(readlink -f build/kernel)" ] || die "build/kernel is not the kernel of this checkout ($kdir); run 'make kernel'"
 check "the kernel we boot built (the whole series, the guest's config, $(cat "$kdir/.build-seconds" 2>/dev/null || echo '?') s)" \
 	test -e "$kdir/.built"
 echo "# building the per-patch states (kernel/build-states; a few minutes per state from scratch, cached after)"
