@@ -11,7 +11,8 @@
 
 run=$project_dir/stap-scripts/run
 scripts=$project_dir/stap-scripts
-stall='stall_after_wraps=2 cmd_timeout_ms=50 max_retries=2 reset_after_failures=2'
+# shellcheck source=stap-scripts/examples/stall-fault.sh
+. "$project_dir/stap-scripts/examples/stall-fault.sh"
 drop=$project_dir/vendor-module/drop
 
 # run_script NAME [run args...]: stdout to $scratch/NAME.out, stderr to NAME.err

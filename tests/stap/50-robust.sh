@@ -18,7 +18,8 @@
 
 run=$project_dir/stap-scripts/run
 scripts=$project_dir/stap-scripts
-stall='stall_after_wraps=2 cmd_timeout_ms=50 max_retries=2 reset_after_failures=2'
+# shellcheck source=stap-scripts/examples/stall-fault.sh
+. "$project_dir/stap-scripts/examples/stall-fault.sh"
 
 # runs NAME EXPECTED-STATUS [run args...]: stdout+stderr to $scratch/NAME.out
 runs() {

@@ -13,7 +13,8 @@
 run=$project_dir/stap-scripts/run
 scripts=$project_dir/stap-scripts
 seconds=${STRESS_SECONDS:-15}
-stall='stall_after_wraps=2 cmd_timeout_ms=50 max_retries=2 reset_after_failures=2'
+# shellcheck source=stap-scripts/examples/stall-fault.sh
+. "$project_dir/stap-scripts/examples/stall-fault.sh"
 # shellcheck disable=SC2016 # expanded by the guest's shell
 load='end=$((SECONDS + '$seconds')); n=0
 while [ $SECONDS -lt $end ]; do acmectl run --count 2000 --threads 4 >/dev/null; n=$((n + 1)); done
