@@ -21,28 +21,7 @@ STP
 	check "session $s compiles" test -s "$share/count_$s.ko"
 done
 
-# What runs under session two, once both are connected (2 probes)
-cat >"$share/during.sh" <<EOF_DURING
-for i in \$(seq 300); do
-	grep -qP '^acme_cmd_submit\t.*\ton\t2\$' /sys/kernel/debug/markers/list && break
-	sleep 0.1
-done
-grep -P '^acme_cmd_submit\t' /sys/kernel/debug/markers/list >/mnt/host/list.during
-acmectl run --count $commands --threads 2 >/dev/null
-EOF_DURING
-"$vm" run --share "$share" --timeout 600 -- bash -c '
-	cd /mnt/host
-	modprobe acme_xa || exit 1
-	staprun count_one.ko >one.out 2>&1 &
-	one=$!
-	staprun -c "bash /mnt/host/during.sh" count_two.ko >two.out 2>&1
-	kill -INT $one
-	wait $one
-	echo "== list during"; cat list.during
-	echo "== one"; cat one.out
-	echo "== two"; cat two.out
-	echo "== list after"; grep -P "^acme_cmd_submit\t" /sys/kernel/debug/markers/list
-	echo "== done"' >"$scratch/out" 2>&1 || true
+"$vm" run --share "$share" --timeout 600 -- bash -c "$(guest_half concurrent)" concurrent "$commands" >"$scratch/out" 2>&1 || true
 sed 's/^/# /' "$scratch/out"
 section() { sed -n "/^== $1\$/,/^== /p" "$scratch/out"; }
 check "while both run, acme_cmd_submit is on with 2 probes" eval 'section "list during" | grep -qP "\ton\t2\$"'
