@@ -5,7 +5,9 @@
 # out after 50 ms, retries it twice, and resets the device after two
 # failed commands; then the same again from the reset on.
 #
-# Sourced by stap-scripts/examples/regenerate and tests/stap/{10,50,60}-*.sh:
+# Sourced by stap-scripts/examples/regenerate, guest-image/demo,
+# tests/stap/{10,50,60}-*.sh and tests/vendor/40-collect.sh (which hands
+# it to its guest half):
 #   . stap-scripts/examples/stall-fault.sh   # sets $stall
 #   stap-scripts/run --params "$stall" ...
 # shellcheck disable=SC2034 # read by the scripts that source this

@@ -19,6 +19,8 @@
 # taint expected is O only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=stap-scripts/examples/stall-fault.sh
+. stap-scripts/examples/stall-fault.sh
 
 quick=0
 case ${1:-} in
@@ -68,6 +70,6 @@ cp "$work/acme-bad-input" "$work/acme-bad-input32" "$share/"
 # slub_debug=U: SLUB tracks the live kmalloc objects, for the leak check
 status=0
 "$vm" run --share "$share" --timeout 900 --append "slub_debug=U,kmalloc-*" -- \
-	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host bash -c "$(guest_half acme-tests)" acme-tests || status=$?
+	env "${env_args[@]}" QUICK=$quick DIR=/mnt/host STALL="$stall" bash -c "$(guest_half acme-tests)" acme-tests || status=$?
 check "the guest half ran to its end (exit $status)" [ "$status" = 0 ]
 finish

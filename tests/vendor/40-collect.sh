@@ -7,6 +7,8 @@
 # policy that blocks the markers and an unloaded driver, with no report.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=stap-scripts/examples/stall-fault.sh
+. stap-scripts/examples/stall-fault.sh
 
 drop=$project_dir/vendor-module/drop
 [ -x "$drop/acme-collect" ] || die "no acme-collect in the drop; run 'make vendor'"
@@ -25,7 +27,7 @@ check "the drop's acme-bugreport.stp and tapsets compile for our kernel" test -s
 [ -s "$share/acme_collect.ko" ] || sed 's/^/# /' "$scratch/compile.log" | tail -n 20
 
 status=0
-"$vm" run --share "$share" --timeout 600 -- bash -c "$(guest_half collect)" collect >"$scratch/guest.log" 2>&1 || status=$?
+"$vm" run --share "$share" --timeout 600 -- bash -c "$(guest_half collect)" collect "$stall" >"$scratch/guest.log" 2>&1 || status=$?
 check "the guest ran to the end (exit $status)" [ "$status" = 0 ]
 [ "$status" = 0 ] || tail -n 30 "$scratch/guest.log" | sed 's/^/# /'
 

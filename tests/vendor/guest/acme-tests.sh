@@ -301,7 +301,9 @@ if [ "$QUICK" != 1 ]; then
 	# A short timeout is fine: the watchdog lets the firmware catch up with
 	# the clock first, so a starved guest cannot time out a healthy command
 	COUNT=400 SEED=1
-	STALL="stall_after_wraps=2 cmd_timeout_ms=50 max_retries=2 reset_after_failures=2"
+	# STALL: the stall fault's module parameters (the host half passes
+	# stap-scripts/examples/stall-fault.sh's)
+	: "${STALL:?the stall fault module parameters}"
 	# shellcheck disable=SC2086
 	fault_run stall1 $STALL && fault_run stall2 $STALL
 	f1=$(kv failed_ids "$TMP/stall1.run")

@@ -1,13 +1,15 @@
 #!/bin/bash
 # The guest half of tests/vendor/40-collect.sh (run there as
-# bash -c "$(guest_half collect)" collect): the drop's acme-collect run
+# bash -c "$(guest_half collect)" collect STALL, STALL the stall fault's
+# module parameters, stap-scripts/examples/stall-fault.sh): the drop's
+# acme-collect run
 # as a customer runs it, with each tracer, and given what it must refuse.
 # Each run NAME leaves NAME.status, NAME.stdout and NAME.stderr in the
 # shared directory; the reports are written there too.
 set -u
 out=/mnt/host
 collect=/opt/acme-xa/acme-collect
-stall='stall_after_wraps=2 cmd_timeout_ms=50 max_retries=2 reset_after_failures=2'
+stall=${1:?the stall fault module parameters}
 workload=(acmectl run --count 300 --threads 2)
 
 run() {
