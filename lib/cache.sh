@@ -18,6 +18,11 @@ die() { say "error: $*"; exit 1; }
 step() { printf '==> %s\n' "$*" >&2; }
 
 hash16() { sha256sum | cut -c1-16; }
+# A glob of exactly one key (hash16), for prune_cache: "kernel-$key_glob"
+# is a main kernel's entry, never the debug kernel's "kernel-debug-KEY"
+# (a glob like kernel-[0-9a-f]* matches that too: "d" is a hex digit).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+key_glob=$(printf '[0-9a-f]%.0s' {1..16})
 
 # key_of WHAT CMD...: the hash16 of what CMD prints, or die when CMD fails.
 # A cache key of partial input (a dpkg-query that failed, a file that
