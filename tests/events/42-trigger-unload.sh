@@ -13,53 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 guest_status=0
-# shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run -- bash -c '
-	T=/sys/kernel/tracing
-	E=$T/events/markers
-	echo "== hist"
-	modprobe acme_xa
-	echo "hist:keys=pending" > $E/acme_irq/trigger
-	acmectl run --count 20 >/dev/null
-	echo "hist before rmmod: $(grep -c "hitcount:" $E/acme_irq/hist)"
-	rmmod acme_xa && echo "rmmod with a hist trigger: ok"
-	modprobe acme_xa
-	echo "triggers after reload: $(grep -vc "^#" $E/acme_irq/trigger)"
-	acmectl run --count 10 >/dev/null && echo "run after reload: ok"
-	echo 1 > $E/acme_cmd_submit/enable
-	echo > $T/trace
-	acmectl run --count 10 >/dev/null
-	echo "submits after reload: $(grep -c "acme_cmd_submit: id" $T/trace)"
-	echo 0 > $E/acme_cmd_submit/enable
-	rmmod acme_xa
-	echo "== instance"
-	mkdir $T/instances/left
-	modprobe acme_xa
-	echo "traceoff" > $T/instances/left/events/markers/acme_cmd_complete/trigger
-	echo "stacktrace if id > 100000" > $E/acme_cmd_submit/trigger
-	rmmod acme_xa && echo "rmmod with two triggers: ok"
-	modprobe acme_xa
-	echo "instance triggers after reload: $(grep -vc "^#" $T/instances/left/events/markers/acme_cmd_complete/trigger)"
-	echo "tracing_on in the instance: $(cat $T/instances/left/tracing_on)"
-	acmectl run --count 10 >/dev/null && echo "run after the second reload: ok"
-	echo "tracing_on in the instance after the run: $(cat $T/instances/left/tracing_on)"
-	rmmod acme_xa
-	rmdir $T/instances/left && echo "instance removed"
-	echo "== enabled and triggered"
-	modprobe acme_xa
-	echo 1 > $E/acme_cmd_complete/enable
-	echo "hist:keys=status" > $E/acme_cmd_complete/trigger
-	acmectl run --count 5 >/dev/null
-	rmmod acme_xa && echo "rmmod with an enabled, triggered event: ok"
-	modprobe acme_xa
-	echo "enabled after reload: $(cat $E/acme_cmd_complete/enable)"
-	echo 1 > $E/acme_cmd_complete/enable
-	echo > $T/trace
-	acmectl run --count 6 >/dev/null
-	echo "completes after reload: $(grep -c "acme_cmd_complete: id" $T/trace)"
-	echo 0 > $E/acme_cmd_complete/enable
-	rmmod acme_xa
-	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run -- bash -c "$(guest_half trigger-unload)" trigger-unload >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
 has() { grep -qxF -- "$1" "$o"; }

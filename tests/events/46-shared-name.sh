@@ -11,40 +11,7 @@
 [ -e "$mods/markers_twin_a.ko" ] || die "no test modules; run tests/modules/build"
 
 guest_status=0
-# shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" -- bash -c '
-	T=/sys/kernel/tracing
-	E=$T/events/markers/test_twin
-	fire() { echo "$2" > /sys/module/markers_twin_$1/parameters/fire; }
-	count() { grep -c "test_twin: twin $1 n" $T/trace; }
-	insmod /mnt/host/markers_twin_a.ko
-	insmod /mnt/host/markers_twin_b.ko
-	echo 1 > $E/enable
-	echo "n < 5" > $E/filter
-	echo > $T/trace
-	fire a 8
-	fire b 9
-	echo "both loaded: a $(count 1) b $(count 2)"
-	rmmod markers_twin_a && echo "rmmod of the first twin: ok"
-	echo "event after the first left: $(ls -d $E 2>/dev/null | wc -l)"
-	echo "enabled after the first left: $(cat $E/enable 2>/dev/null)"
-	echo "filter after the first left: $(cat $E/filter 2>/dev/null)"
-	echo > $T/trace
-	fire b 7
-	echo "b alone: $(count 2)"
-	perf stat -x, -e markers:test_twin -a -- sh -c "echo 6 > /sys/module/markers_twin_b/parameters/fire" 2>&1 >/dev/null | sed "s/^/perf: /"
-	insmod /mnt/host/markers_twin_a.ko
-	rmmod markers_twin_b && echo "rmmod of the second twin: ok"
-	echo > $T/trace
-	fire a 3
-	echo "a again, b gone: $(count 1)"
-	echo 0 > $E/enable
-	rmmod markers_twin_a
-	echo "event after both left: $(ls -d $E 2>/dev/null | wc -l)"
-	insmod /mnt/host/markers_twin_b.ko
-	echo "event with b back: $(ls -d $E 2>/dev/null | wc -l)"
-	rmmod markers_twin_b
-	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --share "$mods" -- bash -c "$(guest_half shared-name)" shared-name >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
 has() { grep -qxF -- "$1" "$o"; }

@@ -14,29 +14,7 @@
 firings=20000
 
 guest_status=0
-# shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" -- env FIRINGS=$firings bash -c '
-	insmod /mnt/host/markers_events.ko
-	sed -n "s/^\tfield:__data_loc char\[\] s;\toffset:\([0-9]*\);.*/loc offset: \1/p" \
-		/sys/kernel/tracing/events/markers/test_ev_race/format
-	perf record -q -a -m 4096 -e markers:test_ev_race -o /tmp/r.data -- \
-		sh -c "echo $FIRINGS > /sys/module/markers_events/parameters/race" >/dev/null 2>&1
-	echo "perf record: $?"
-	perf report -D -i /tmp/r.data 2>/dev/null >/tmp/r.dump
-	grep -c "PERF_RECORD_SAMPLE" /tmp/r.dump | sed "s/^/samples: /"
-	grep -c "PERF_RECORD_LOST" /tmp/r.dump | sed "s/^/lost records: /"
-	# Each sample (PERF_RECORD_SAMPLE, type 9), its bytes in hex on one line
-	awk "function out() { if (raw ~ /^09 /) print raw; raw = \"\" }
-		/raw event: size/ { out(); inraw = 1; next }
-		inraw && /^\. *[0-9a-f]+: / { sub(/^\. *[0-9a-f]+: +/, \"\"); n = split(\$0, b, \" \");
-			for (i = 1; i <= n && b[i] ~ /^[0-9a-f][0-9a-f]\$/; i++) raw = raw b[i] \" \"; next }
-		{ inraw = 0 }
-		END { out() }" /tmp/r.dump >/tmp/r.raw
-	wc -l </tmp/r.raw | sed "s/^/raw records: /"
-	rmmod markers_events
-	echo "== raw"
-	cat /tmp/r.raw
-	echo "== done"' >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --share "$mods" -- env FIRINGS=$firings bash -c "$(guest_half strings-once)" strings-once >"$scratch/out" 2>&1 || guest_status=$?
 sed -n '1,/^== raw$/p' "$scratch/out" | sed 's/^/# /'
 o=$scratch/out
 sed -n '/^== raw$/,/^== done$/p' "$o" | sed '1d;$d' >"$scratch/raw"

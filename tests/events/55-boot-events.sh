@@ -11,16 +11,7 @@
 
 boot() {
 	local name=$1 append=$2
-	# shellcheck disable=SC2016 # expanded by the guest's shell
-	"$vm" run --append "$append" -- bash -c '
-		T=/sys/kernel/tracing
-		echo "enabled at boot: $(cat $T/events/markers/module_load/enable)"
-		echo "sched_process_exec enabled at boot: $(cat $T/events/sched/sched_process_exec/enable)"
-		ls -d $T/events/markers/fs_open $T/events/markers/module_load $T/events/markers/module_unload | wc -l | sed "s/^/vmlinux event dirs: /"
-		modprobe acme_xa
-		grep -o "module_load: name acme_xa taints 0x[0-9a-f]*" $T/trace | sed "s/^/trace: /"
-		dmesg | grep -i "trace event" | sed "s/^\[[ 0-9.]*\] /dmesg: /"
-		echo "== done"' >"$scratch/$name" 2>&1 || echo "guest exit status $?" >>"$scratch/$name"
+	"$vm" run --append "$append" -- bash -c "$(guest_half boot-events)" boot-events >"$scratch/$name" 2>&1 || echo "guest exit status $?" >>"$scratch/$name"
 	sed "s/^/# $name: /" "$scratch/$name"
 }
 
