@@ -31,44 +31,7 @@ check "the proprietary module calls marker_probe_cb() directly" grep -qE '^ +U m
 abi=$(objcopy -O binary --only-section=.modinfo "$mods/markers_gpl.ko" /dev/stdout | tr '\0' '\n' | sed -n 's/^markers_abi=//p')
 check "modpost records the marker layout in the module (markers_abi=$abi)" [ "$abi" = "2 64 jump_label" ]
 
-# shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" -- bash -c '
-	set -x
-	cd /mnt/host
-	insmod markers_gpl.ko
-	insmod markers_prop.ko
-	echo "tainted=$(cat /proc/sys/kernel/tainted)"
-	cat /sys/kernel/debug/markers/list
-	echo "policy=$(cat /sys/module/markers/parameters/proprietary)"
-	echo test_gpl_expanded > /sys/module/markers_gpl/parameters/attach_b
-	echo linux > /sys/module/markers_gpl/parameters/attach
-	echo 3 > /sys/module/markers_gpl/parameters/fire_macro_names
-	echo "linux-hits=$(cat /sys/module/markers_gpl/parameters/hits) expanded-hits=$(cat /sys/module/markers_gpl/parameters/hits_b)"
-	echo linux > /sys/module/markers_gpl/parameters/detach
-	echo test_gpl_expanded > /sys/module/markers_gpl/parameters/detach_b
-	echo test_gpl_macro_name > /sys/module/markers_gpl/parameters/attach_b
-	echo 2 > /sys/module/markers_gpl/parameters/fire_macro_names
-	echo "macro-hits=$(cat /sys/module/markers_gpl/parameters/hits_b)"
-	rmmod markers_prop markers_gpl
-	insmod markers_bad.ko
-	grep "	markers_bad	" /sys/kernel/debug/markers/list | sed "s/^/bad-list: /"
-	insmod markers_gpl.ko
-	echo test_bad_good_args > /sys/module/markers_gpl/parameters/attach
-	echo 4 > /sys/module/markers_bad/parameters/fire
-	echo "bad-module-hits=$(cat /sys/module/markers_gpl/parameters/hits)"
-	rmmod markers_gpl markers_bad
-	for v in abi1 noabi; do
-		insmod markers_gpl_$v.ko && echo "$v: loaded, taint $(cat /sys/module/markers_gpl/taint)"
-		grep "	markers_gpl	" /sys/kernel/debug/markers/list | sed "s/^/$v-list: /"
-		rmmod markers_gpl
-	done
-	insmod markers_prop_forced.ko || echo "forced without -f: refused"
-	insmod -f markers_prop_forced.ko && echo "forced with -f: loaded"
-	grep "^test_prop" /sys/kernel/debug/markers/list | sed "s/^/forced-list: /"
-	echo 5 > /sys/module/markers_prop/parameters/fire
-	rmmod markers_prop
-	echo "after-unload: $(grep -c "^test_prop" /sys/kernel/debug/markers/list)"
-	dmesg' >"$scratch/allow" 2>&1 || true
+"$vm" run --share "$mods" -- bash -c "$(guest_half modules-allow)" modules-allow >"$scratch/allow" 2>&1 || true
 cat "$scratch/allow"
 a=$scratch/allow
 check "core markers are listed for vmlinux" grep -q "^module_load${tab}vmlinux${tab}name %s taints %#lx${tab}off${tab}0$" "$a"
@@ -108,21 +71,7 @@ check "the loader says which markers_abi the module has and wants" \
 check "... also when the module has none" grep -q 'markers_gpl: built with markers_abi "(none)"' "$a"
 check "the verdict for it is logged" grep -q 'markers: markers_gpl: 4 markers blocked: built for another struct marker' "$a"
 
-# shellcheck disable=SC2016 # expanded by the guest's shell
-"$vm" run --share "$mods" --append markers.proprietary=deny -- bash -c '
-	cd /mnt/host
-	knob=/sys/module/markers/parameters/proprietary
-	echo "policy=$(cat $knob)"
-	insmod markers_prop.ko
-	grep "^test_prop_args" /sys/kernel/debug/markers/list | sed "s/^/deny-list: /"
-	echo allow > $knob
-	grep "^test_prop_args" /sys/kernel/debug/markers/list | sed "s/^/allow-list: /"
-	echo bogus > $knob || echo "bogus policy: refused"
-	echo "after bogus: $(cat $knob)"
-	echo deny > $knob
-	echo "again: $(cat $knob)"
-	ls /sys/kernel/debug/markers/ | sed "s/^/debugfs: /"
-	dmesg' >"$scratch/deny" 2>&1 || true
+"$vm" run --share "$mods" --append markers.proprietary=deny -- bash -c "$(guest_half modules-deny)" modules-deny >"$scratch/deny" 2>&1 || true
 cat "$scratch/deny"
 d=$scratch/deny
 check "markers.proprietary=deny on the command line sets the policy" grep -qx 'policy=deny' "$d"

@@ -34,30 +34,7 @@ stap_compile stap_count 'global hits
 probe kernel.mark("test_prop_args") { hits++ }
 probe end { printf("hits=%d\n", hits) }'
 
-"$vm" run --share "$share" -- bash -c '
-	cd /mnt/host
-	fire() { echo "$2" > "/sys/module/$1/parameters/fire"; }
-	echo "== core"
-	staprun -c "insmod markers_gpl.ko" stap_core.ko
-	rmmod markers_gpl
-	echo "== values"
-	staprun -c "sh -c \"insmod markers_gpl.ko; insmod markers_prop.ko; echo 1 > /sys/module/markers_gpl/parameters/fire; echo 1 > /sys/module/markers_prop/parameters/fire\"" stap_values.ko
-	rmmod markers_gpl markers_prop
-	echo "== count allowed"
-	staprun -c "sh -c \"insmod markers_prop.ko; echo 5 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
-	echo "== count unload-reload"
-	staprun -c "sh -c \"insmod markers_prop.ko; echo 2 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop; insmod markers_prop.ko; echo 3 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
-	echo "== count forced"
-	staprun -c "sh -c \"insmod -f markers_prop_forced.ko; grep ^test_prop_args /sys/kernel/debug/markers/list; echo 5 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
-	echo "== count deny then allow"
-	echo deny > /sys/module/markers/parameters/proprietary
-	staprun -c "sh -c \"insmod markers_prop.ko; echo 3 > /sys/module/markers_prop/parameters/fire; echo allow > /sys/module/markers/parameters/proprietary; echo 4 > /sys/module/markers_prop/parameters/fire; rmmod markers_prop\"" stap_count.ko
-	echo "== wrong format through the API"
-	insmod markers_gpl.ko
-	echo "wrong %d" > /sys/module/markers_gpl/parameters/register_format
-	rmmod markers_gpl
-	dmesg | grep -e "register module_load" -e "format mismatch"
-	echo "== done"' >"$scratch/out" 2>&1 || true
+"$vm" run --share "$share" -- bash -c "$(guest_half stap-cross)" stap-cross >"$scratch/out" 2>&1 || true
 cat "$scratch/out"
 section() { sed -n "/^== $1\$/,/^== /p" "$scratch/out"; }
 o=$scratch/out

@@ -93,60 +93,10 @@ check "the last string of markers_prop.ko is the format of $bad_name (site $bad_
 	[ "$("$project_dir/tools/markers-elf/markers-elf" "$mods/markers_prop.ko" | tail -n 1 | cut -f1)" = "$bad_name" ]
 
 printf '%s\n' "${variants[@]}" >"$share/variants"
-cat >"$share/guest.sh" <<'GUEST'
-#!/bin/bash
-# In the guest: load each variant, report what became of it.
-cd /mnt/host || exit 1
-P=/sys/module/markers_gpl/parameters
-L=/sys/kernel/debug/markers/list
-# try NAME: load NAME.ko, report, fire its markers, unload it
-try() {
-	local name=$1 module status
-	module=$(cat "$name.module")
-	dmesg -C
-	insmod "$name.ko" 2>"/tmp/$name.err"
-	status=$?
-	echo "status $name: $status $(head -n 1 "/tmp/$name.err")"
-	dmesg | sed "s/^/dmesg $name: /"
-	grep "	$module	" $L | sed "s/^/list $name: /"
-	if [ "$status" = 0 ] && [ "$module" = markers_prop ]; then
-		before=$(cat $P/hits)
-		echo 3 > /sys/module/markers_prop/parameters/fire
-		echo "hits $name: $before $(cat $P/hits)"
-	fi
-	[ "$status" = 0 ] && rmmod "$module"
-}
-while read -r name; do
-	case $name in gpl-*) try "$name" ;; esac
-done <variants
-
-insmod markers_gpl.ko
-insmod markers_prop.ko
-cat $L >/tmp/list.before
-dmesg -C
-echo 1 > $P/register_bad
-dmesg | grep -o 'register_bad: .*' | sed 's/^/reg: /'
-cat $L >/tmp/list.after
-cmp -s /tmp/list.before /tmp/list.after && echo "reg-list: unchanged" || { echo "reg-list: changed"; diff /tmp/list.before /tmp/list.after; }
-echo "$BAD" > $P/attach && echo "reg-attach: ok"
-before=$(cat $P/hits)
-echo 2 > /sys/module/markers_prop/parameters/fire
-echo "reg-hits: $before $(cat $P/hits)"
-echo "$BAD" > $P/detach
-rmmod markers_prop
-
-echo "$GOOD" > $P/attach
-while read -r name; do
-	case $name in prop-*) try "$name" ;; esac
-done <variants
-echo "$GOOD" > $P/detach
-rmmod markers_gpl
-echo "guest: done"
-GUEST
 
 start=$(date +%s)
 status=0
-"$vm" run --share "$share" -- env BAD="$bad_name" GOOD="$good_name" bash /mnt/host/guest.sh >"$scratch/out" 2>&1 || status=$?
+"$vm" run --share "$share" -- env BAD="$bad_name" GOOD="$good_name" bash -c "$(guest_half corrupt-modules)" corrupt-modules >"$scratch/out" 2>&1 || status=$?
 took=$(($(date +%s) - start))
 o=$scratch/out
 grep -v '^dmesg ' "$o" | head -n 400
