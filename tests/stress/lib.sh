@@ -6,10 +6,15 @@
 . "$(dirname "$0")/../lib.sh"
 
 stress_outputs=("$scratch/out")
-# The guest's half (tests/stress/guest-lib.sh), to put in front of a
-# guest script
-# shellcheck disable=SC2034 # for the tests that source this
-stress_guest_lib=$(cat tests/stress/guest-lib.sh)
+# stress_guest_half NAME: the text of the guest half guest/NAME.sh with
+# the guest's helpers (tests/stress/guest/lib.sh) in front. Run it as:
+#   "$vm" run ... -- bash -c "$(stress_guest_half NAME)" NAME ARGS...
+stress_guest_half() {
+	local lib=tests/stress/guest/lib.sh
+	[ -r "$lib" ] || die "the guest helpers $lib are missing"
+	cat "$lib"
+	guest_half "$1"
+}
 
 # kv WHAT KEY: KEY's value on the last "WHAT: ..." line
 kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "${stress_outputs[@]}" | tail -n 1; }
