@@ -71,14 +71,8 @@ echo "# making an image of the packaged root"
 install -m 0755 guest-image/vm-init "$root/sbin/vm-init"
 size_mb=$(($(du -sm "$root" | cut -f1) * 5 / 4 + 512))
 mkfs.ext4 -q -F -d "$root" "$scratch/debs.img" "${size_mb}M"
-# shellcheck disable=SC2016 # expanded by the guest's shell
 VM_KERNEL=$root/boot/vmlinuz-$release VM_IMAGE=$scratch/debs.img VM_KBUILD=$root/usr/src/linux-headers-$release \
-	"$vm" run -- sh -c '
-	uname -r
-	dpkg-query -W -f="\${Status} \${Package}\n" "linux-image-$(uname -r)" "linux-headers-$(uname -r)"
-	modprobe acme_xa && echo "modprobe acme_xa: $(modinfo -n acme_xa)"
-	dmesg | grep -i -e acme -e markers
-	staprun -c "acmectl run --count 200 --threads 2" /root/stap_debs.ko' >"$scratch/guest" 2>&1 || true
+	"$vm" run -- sh -c "$(guest_half debs)" debs >"$scratch/guest" 2>&1 || true
 sed 's/^/# guest: /' "$scratch/guest"
 g=$scratch/guest
 check "the guest boots the packaged kernel" grep -qx "$release" "$g"
