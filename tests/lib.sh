@@ -37,22 +37,9 @@ die() {
 	exit 1
 }
 
-tap_failures=0
-# ok DESCRIPTION / not_ok DESCRIPTION: one TAP line each.
-ok() { echo "ok - $*"; }
-not_ok() {
-	echo "not ok - $*"
-	tap_failures=$((tap_failures + 1))
-}
-# skip DESCRIPTION REASON: a check that cannot run here, and why; counted
-# as skipped, never as passed.
-skip() { echo "ok - $1 # SKIP $2"; }
-# check DESCRIPTION CMD...: run CMD, report it as one TAP line.
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
+# ok, not_ok, skip, check: the result lines (tests/ktap.sh)
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 # figure TEXT: a figure of the run (cycles done, events expected and
 # counted, faults injected), which tests/run passes on to the summary.
 figure() { echo "# figure: $*"; }
@@ -83,16 +70,17 @@ finish() {
 			not_ok "the kernel reported a problem in $reports of this test's $runs guest run(s)"
 		fi
 	fi
-	exit $((tap_failures > 100 ? 100 : tap_failures))
+	exit $((ktap_failed > 100 ? 100 : ktap_failed))
 }
 
 # guest_half NAME: the text of this test's guest half, the script
 # guest/NAME.sh beside the test (a file of its own, so shellcheck reads
-# it). Run it as:  "$vm" run ... -- bash -c "$(guest_half NAME)" NAME ARGS...
+# it), after the result helpers of tests/ktap.sh. Run it as:
+#   "$vm" run ... -- bash -c "$(guest_half NAME)" NAME ARGS...
 guest_half() {
 	local file=$test_dir/guest/$1.sh
 	[ -r "$file" ] || die "the guest half $file is missing"
-	cat "$file"
+	cat "$project_dir/tests/ktap.sh" "$file"
 }
 
 # The scratch directory of a test, removed at exit.

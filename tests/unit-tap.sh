@@ -3,7 +3,8 @@
 # directory). Source it with the tool's name and the binary under test:
 #   . tests/unit-tap.sh NAME BINARY
 # It sets bin (BINARY, absolute), T (a scratch directory removed at exit)
-# and W=$T/work, and defines ok, notok, run, check and tap_end.
+# and W=$T/work, and defines notok, run, check and tap_end on top of the
+# result lines of tests/ktap.sh (ok, not_ok).
 # shellcheck shell=bash
 
 bin=$2
@@ -22,18 +23,14 @@ trap "rm -rf '$T'" EXIT
 W=$T/work
 mkdir "$W"
 
-n=0 pass=0 fail=0 rc=0
-
-ok() {
-	n=$((n + 1)) pass=$((pass + 1))
-	echo "ok $n - $1"
-}
+rc=0
+# shellcheck source=tests/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/ktap.sh"
 
 # notok NAME [DETAIL...]: a failure, with the details and the last run's
 # exit status and output
 notok() {
-	n=$((n + 1)) fail=$((fail + 1))
-	echo "not ok $n - $1"
+	not_ok "$1"
 	shift
 	local l
 	for l in "$@"; do
@@ -70,6 +67,7 @@ check() {
 
 # tap_end: the summary line; fails if a test failed
 tap_end() {
-	echo "# $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	echo "1..$((ktap_passed + ktap_failed + ktap_skipped))"
+	echo "# $ktap_passed passed, $ktap_failed failed"
+	[ "$ktap_failed" -eq 0 ]
 }

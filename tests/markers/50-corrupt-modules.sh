@@ -137,7 +137,7 @@ for name in "${variants[@]}"; do
 		;;
 	esac
 	check "$name: loads" [ "$st" = 0 ]
-	failures=$tap_failures
+	failures=$ktap_failed
 	case $kind in
 	section)
 		check "$name: none of its markers is listed" lacks "^list $name: " "$o"
@@ -158,7 +158,7 @@ for name in "${variants[@]}"; do
 		check "$name: each of the $many bad sites is logged once ($n)" [ "$n" = $many ]
 		check "$name: ... and the real ones stay listed" grep -q "^list $name: $bad_name${tab}markers_prop$tab" "$o"
 	fi
-	if [ "$st" = 0 ] && [ "$tap_failures" = "$failures" ]; then
+	if [ "$st" = 0 ] && [ "$ktap_failed" = "$failures" ]; then
 		ignored=$((ignored + 1))
 	fi
 done

@@ -33,18 +33,8 @@ if [ -s "$share/acme_count.ko" ]; then ok "stap -r -p4 compiles the counting scr
 	not_ok "stap -r -p4 compiles the counting script"; sed 's/^/# /' "$scratch/compile.log"
 fi
 
-"$vm" run --share "$share" --timeout 600 -- bash -c "
-	cd /mnt/host
-	modprobe acme_xa || exit 1
-	echo '== count'
-	staprun -c 'acmectl run --count $commands --threads $threads --seed 3' acme_count.ko
-	echo '== stats'
-	acmectl stats
-	rmmod acme_xa
-	modprobe acme_xa
-	echo '== stap -L native'
-	stap -L 'kernel.mark(\"acme_*\")'
-	echo '== done'" >"$scratch/out" 2>&1 || true
+"$vm" run --share "$share" --timeout 600 -- \
+	bash -c "$(guest_half stap-count)" stap-count "$commands" "$threads" >"$scratch/out" 2>&1 || true
 sed 's/^/# /' "$scratch/out"
 section() { sed -n "/^== $1\$/,/^== /p" "$scratch/out"; }
 kv() { section "$1" | sed -n "s/^$2=//p"; }
