@@ -43,6 +43,27 @@ key_of() {
 	rm -f "$inputs"
 }
 
+# keep_alive WHAT: say "WHAT (N s)" every minute until keep_alive_end or
+# the script's end, so that a long build shows it is alive. The exit trap
+# tolerates a ticker already gone: a failing command in an EXIT trap of a
+# set -e script becomes the script's exit status, and the shell may have
+# reaped the killed ticker by then.
+keep_alive() {
+	local what=$1 start
+	start=$(date +%s)
+	(while sleep 60; do say "$what ($(($(date +%s) - start)) s)"; done) &
+	keep_alive_pid=$!
+	trap keep_alive_end EXIT
+}
+# keep_alive_end: the ticker's sleep first (the loop then ends by itself),
+# so that no sleep outlives the script
+keep_alive_end() {
+	[ -n "${keep_alive_pid:-}" ] || return 0
+	pkill -P "$keep_alive_pid" 2>/dev/null || true
+	kill "$keep_alive_pid" 2>/dev/null || true
+	keep_alive_pid=
+}
+
 # Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
 # so the cache does not grow without bound as keys change.
 prune_cache() {
