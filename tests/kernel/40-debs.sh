@@ -12,6 +12,11 @@
 . lib/kernel.sh
 
 debs=$(kernel/debs) || die "make debs failed"
+kernel_entry=$(dirname "$(readlink -f build/kernel)")
+find "$kernel_entry" -newer "$kernel_entry/.built" >"$scratch/changed"
+check "make debs left the kernel's cache entry as kernel/build made it" \
+	[ ! -s "$scratch/changed" ]
+[ ! -s "$scratch/changed" ] || { echo "# changed after .built:"; head -n 5 "$scratch/changed" | sed 's/^/#   /'; }
 image_deb=$(echo "$debs"/linux-image-"$release"_*.deb)
 headers_deb=$(echo "$debs"/linux-headers-"$release"_*.deb)
 check "make debs built linux-image-$release" [ -f "$image_deb" ]
