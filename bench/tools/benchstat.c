@@ -15,10 +15,13 @@
  * dropped); NUL and other control characters except tab are rejected.
  *
  * RAW_FILE records:
- *   run <method> <iterations> <nanoseconds>
+ *   run <method> <iterations> <nanoseconds> [<round>]
  *       One timed run: <nanoseconds> in total for <iterations> loop
  *       iterations.  Every run of a method has the same <iterations>
  *       (1..10^12); <nanoseconds> is 1..10^18.  At least one run line.
+ *       <round> names the round the run belongs to (the methods of one
+ *       round run back to back); a method has at most one run per round.
+ *       Runs without a round are valid (files from before rounds).
  *   label <method> <text>
  *       What the method measures, shown in the report.  One per method.
  *   count <method> <expected> <counted>
@@ -31,7 +34,7 @@
  *       positive decimal such as 812 or 3.25.  Keys are unique.
  *   note [<text>]
  *       Printed verbatim in the Notes section, in order.
- * <method> and <key> are 1-40 characters of a-z, 0-9 and '-'.  Methods are
+ * <method>, <round> and <key> are 1-40 characters of a-z, 0-9 and '-'.  Methods are
  * reported in the order of their first run, label or count line.
  *
  * TARGETS_FILE records:
@@ -54,6 +57,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
@@ -74,6 +78,14 @@
 #define REPORT_WIDTH	110
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define BLANKS		" \t"
+#define NO_ROUND	SIZE_MAX
+
+/* A run that names its round. */
+struct round_run {
+	size_t round;		/* index in rounds[] */
+	double ns_per_iter;
+	unsigned long line;
+};
 
 struct method {
 	char name[MAX_NAME + 1];
@@ -83,9 +95,17 @@ struct method {
 	unsigned long first_run_line;
 	double *ns_per_iter;	/* sorted once all input is read */
 	size_t runs, runs_allocated;
+	struct round_run *in_rounds;	/* sorted by round once all is read */
+	size_t n_in_rounds, in_rounds_allocated;
 	unsigned long count_line;	/* 0: no count line */
 	unsigned long long expected, counted;
 	double median;
+};
+
+struct round {
+	char name[MAX_NAME + 1];
+	/* bit i of has_run[i / 8]: methods[i] has a run in this round */
+	unsigned char has_run[MAX_METHODS / 8];
 };
 
 struct timing {
@@ -112,6 +132,11 @@ enum verdict { MET, MISSED, TOO_WIDE, NOT_MEASURED };
 
 static struct method *methods;
 static size_t n_methods;
+static struct round *rounds;
+static size_t n_rounds;
+/* Open addressing, linear probing: 0 is a free slot, else index + 1. */
+static size_t *round_slots;
+static size_t n_round_slots;	/* a power of two, at least 2 * n_rounds */
 static struct timing *timings;
 static size_t n_timings;
 static char **notes;
@@ -252,14 +277,20 @@ static void expect_end(char **cursor)
 		input_error("unexpected field '%.40s' at the end", extra);
 }
 
-static const char *parse_name(char **cursor, const char *what)
+static void check_name(const char *name, const char *what)
 {
-	const char *name = required_field(cursor, what);
 	size_t len = strlen(name);
 
 	if (len > MAX_NAME || strspn(name, NAME_CHARS) != len)
 		input_error("%s '%.40s' is not 1-%d characters of a-z, 0-9, '-'",
 			    what, name, MAX_NAME);
+}
+
+static const char *parse_name(char **cursor, const char *what)
+{
+	const char *name = required_field(cursor, what);
+
+	check_name(name, what);
 	return name;
 }
 
@@ -337,6 +368,76 @@ static struct method *find_or_add_method(const char *name)
 	return m;
 }
 
+/* FNV-1a, 32 bits */
+static size_t hash_name(const char *s)
+{
+	unsigned long h = 2166136261UL;
+
+	for (; *s; s++)
+		h = ((h ^ (unsigned char)*s) * 16777619UL) & 0xffffffffUL;
+	return (size_t)h;
+}
+
+static size_t *round_slot(const char *name)
+{
+	size_t mask = n_round_slots - 1, slot = hash_name(name) & mask;
+
+	while (round_slots[slot] &&
+	       strcmp(rounds[round_slots[slot] - 1].name, name) != 0)
+		slot = (slot + 1) & mask;
+	return &round_slots[slot];
+}
+
+static size_t find_or_add_round(const char *name)
+{
+	static size_t allocated;
+	size_t *slot;
+
+	if (2 * (n_rounds + 1) > n_round_slots) {
+		size_t i;
+
+		free(round_slots);
+		n_round_slots = n_round_slots ? 2 * n_round_slots : 64;
+		round_slots = calloc(n_round_slots, sizeof(*round_slots));
+		if (!round_slots)
+			system_error("out of memory");
+		for (i = 0; i < n_rounds; i++)
+			*round_slot(rounds[i].name) = i + 1;
+	}
+	slot = round_slot(name);
+	if (*slot)
+		return *slot - 1;
+	rounds = grow(rounds, &allocated, n_rounds, sizeof(*rounds));
+	memset(&rounds[n_rounds], 0, sizeof(*rounds));
+	strcpy(rounds[n_rounds].name, name);	/* check_name() checked it */
+	*slot = ++n_rounds;
+	return n_rounds - 1;
+}
+
+/* Records that m ran in round; a second run there is bad input. */
+static void add_round_run(struct method *m, size_t round, double ns_per_iter)
+{
+	size_t index = (size_t)(m - methods);
+	unsigned char bit = (unsigned char)(1u << (index % 8));
+	struct round_run *r;
+
+	if (rounds[round].has_run[index / 8] & bit) {
+		size_t i;
+
+		for (i = 0; m->in_rounds[i].round != round; i++)
+			;
+		input_error("second run of %s in round %s (first on line %lu)",
+			    m->name, rounds[round].name, m->in_rounds[i].line);
+	}
+	rounds[round].has_run[index / 8] |= bit;
+	m->in_rounds = grow(m->in_rounds, &m->in_rounds_allocated,
+			    m->n_in_rounds, sizeof(*m->in_rounds));
+	r = &m->in_rounds[m->n_in_rounds++];
+	r->round = round;
+	r->ns_per_iter = ns_per_iter;
+	r->line = current_line;
+}
+
 static void parse_run(char **cursor)
 {
 	struct method *m = find_or_add_method(parse_name(cursor, "method"));
@@ -344,8 +445,14 @@ static void parse_run(char **cursor)
 		parse_integer(cursor, "iterations", 1, MAX_ITERATIONS);
 	unsigned long long ns =
 		parse_integer(cursor, "nanoseconds", 1, MAX_COUNT);
+	const char *round_name = next_field(cursor);
+	size_t round = NO_ROUND;
 
-	expect_end(cursor);
+	if (round_name) {
+		check_name(round_name, "round");
+		expect_end(cursor);
+		round = find_or_add_round(round_name);
+	}
 	/* A different loop length changes the per-iteration share of setup. */
 	if (m->runs > 0 && iterations != m->iterations)
 		input_error("%s: %llu iterations, but its run on line %lu had %llu",
@@ -360,6 +467,8 @@ static void parse_run(char **cursor)
 	m->ns_per_iter = grow(m->ns_per_iter, &m->runs_allocated, m->runs,
 			      sizeof(double));
 	m->ns_per_iter[m->runs++] = (double)ns / (double)iterations;
+	if (round != NO_ROUND)
+		add_round_run(m, round, m->ns_per_iter[m->runs - 1]);
 }
 
 static void parse_label(char **cursor)
@@ -992,6 +1101,7 @@ static void free_everything(void)
 	for (i = 0; i < n_methods; i++) {
 		free(methods[i].label);
 		free(methods[i].ns_per_iter);
+		free(methods[i].in_rounds);
 	}
 	for (i = 0; i < n_timings; i++)
 		free(timings[i].text);
@@ -1000,6 +1110,8 @@ static void free_everything(void)
 	for (i = 0; i < n_targets; i++)
 		free(targets[i].text);
 	free(methods);
+	free(rounds);
+	free(round_slots);
 	free(timings);
 	free(notes);
 	free(targets);

@@ -136,7 +136,25 @@ bad_raw "file without a run line" 2 "no 'run' line" \
 	$'# nothing measured\nlabel baseline empty loop\n'
 bad_raw "method name with capitals" 1 "'Baseline' is not 1-40 characters" \
 	$'run Baseline 10 100\n'
-bad_raw "extra field" 1 "unexpected field '7'" $'run baseline 10 100 7\n'
+bad_raw "extra field after the round" 1 "unexpected field '7'" \
+	$'run baseline 10 100 r1 7\n'
+bad_raw "second run of a method in one round, named with the first's line" 4 \
+	"second run of nop5 in round r-2 \\(first on line 2\\)" \
+	$'run baseline 10 100 r-2\nrun nop5 10 100 r-2\nrun baseline 10 100 r-3\nrun nop5 10 100 r-2\n'
+for i in $(seq 300); do
+	echo "run baseline 10 100 r-$i"
+	echo "run nop5 10 100 r-$i"
+done >"$W/many-rounds.raw"
+echo "run nop5 10 100 r-77" >>"$W/many-rounds.raw"
+expect_bad "300 rounds, then a second run in round r-77: found by name" \
+	"$W/many-rounds.raw:601" "second run of nop5 in round r-77 \\(first on line 154\\)" \
+	"$bin" "$W/many-rounds.raw" "$NO_TARGETS"
+bad_raw "round name with capitals" 2 "round 'Round1' is not 1-40 characters" \
+	$'run baseline 10 100 r1\nrun baseline 10 100 Round1\n'
+bad_raw "round name of 41 characters" 1 "round '.*' is not 1-40 characters" \
+	"run baseline 10 100 $(printf 'r%040d' 0)"
+bad_raw "round name with a dot" 1 "round 'r\\.1' is not 1-40 characters" \
+	$'run baseline 10 100 r.1\n'
 bad_raw "second count line for a method" 3 "second count for baseline" \
 	$'run baseline 10 100\ncount baseline 10 10\ncount baseline 10 9\n'
 printf 'run baseline 10 100\nrun baseline 10 1\0000\n' >"$W/nul.raw"
