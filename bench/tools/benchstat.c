@@ -34,14 +34,49 @@
  *       positive decimal such as 812 or 3.25.  Keys are unique.
  *   note [<text>]
  *       Printed verbatim in the Notes section, in order.
- * <method>, <round> and <key> are 1-40 characters of a-z, 0-9 and '-'.  Methods are
- * reported in the order of their first run, label or count line.
+ * <method>, <round> and <key> are 1-40 characters of a-z, 0-9 and '-'.
+ * Methods are reported in the order of their first run, label or count
+ * line.
  *
  * TARGETS_FILE records:
  *   target <numerator> <denominator> <= | >= <value> <text>
- *       Claims median(numerator)/median(denominator) <op> <value>, with
- *       <value> a positive decimal.  A method without runs makes the verdict
- *       "not measured" (quick runs may skip methods).
+ *       Claims that the ratio numerator/denominator (below) is <op> <value>,
+ *       with <value> a positive decimal.  A method without runs makes the
+ *       verdict "not measured" (quick runs may skip methods).
+ *
+ * Ratios between methods (targets, "x baseline", the ratios section):
+ * TCG's noise is correlated within a round: a slow stretch of the host
+ * slows every method of the round, which run back to back, alike.  So a
+ * run is best compared with the other method's run of the same round.
+ *   PAIRED, when both methods have runs in at least 3 common rounds: per
+ *       common round r, ratio_r = ns_per_iter(num, r) / ns_per_iter(den, r);
+ *       the ratio is the median of the ratio_r, with their quartiles Q1
+ *       and Q3 (linear interpolation between order statistics, see
+ *       quantile()), min and max, and the number of pairs.  Runs without a
+ *       round, or in a round the other method has no run in, are left out.
+ *       Verdict: "met" when the median, Q1 and Q3 all satisfy the target
+ *       (the middle half of the rounds meets it), "missed by X%" when none
+ *       does (X from the median), else "spread too wide to support".
+ *   UNPAIRED, otherwise (files without rounds, methods run apart):
+ *       median(num)/median(den) over all runs, with the range
+ *       fastest(num)/slowest(den) to slowest(num)/fastest(den).  Verdict:
+ *       "met" when the median and both ends of the range satisfy the
+ *       target, "missed" when none does, else "spread too wide".  That
+ *       range pits the luckiest run against the unluckiest, so it is far
+ *       wider than the noise of a ratio: hence pairing where possible.
+ *
+ * --tsv prints, instead of the report, tab-separated lines ("-" where
+ * there is no value):
+ *   method <name> <runs> <median> <min> <max> <x baseline>
+ *       ns per iteration; <x baseline> is the ratio to the method named
+ *       "baseline" (paired or not, as above).
+ *   count <name> <expected> <counted> ok|MISMATCH
+ *   target <num> <den> <ratio> <low> <high> <=|>= <value>
+ *          met|missed|too-wide|not-measured <q1> <q3> <pairs>
+ *       <ratio> is the median; <low> <high> are min and max of the paired
+ *       ratios, or the unpaired range; <q1> <q3> are "-" and <pairs> is 0
+ *       when unpaired; all three are "-" when not measured.  (The last three
+ *       columns came later; earlier columns keep their place.)
  *
  * Limits: 256 methods, 100000 runs per method, 1000 each of targets,
  * timings and notes.
@@ -79,6 +114,7 @@
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define BLANKS		" \t"
 #define NO_ROUND	SIZE_MAX
+#define MIN_PAIRS	3	/* fewer paired rounds: an unpaired ratio */
 
 /* A run that names its round. */
 struct round_run {
@@ -122,10 +158,16 @@ struct target {
 	char *text;
 };
 
-/* A median ratio and the extremes the individual runs allow. */
+/*
+ * A ratio num/den.  Paired: the median, quartiles and extremes of the
+ * per-round ratios over the `pairs` rounds both methods ran in.  Unpaired:
+ * median(num)/median(den) and the extremes the individual runs allow
+ * (q1, q3 unused, pairs 0).
+ */
 struct ratio {
-	bool measured;
-	double median, lo, hi;
+	bool measured, paired;
+	size_t pairs;
+	double median, q1, q3, lo, hi;
 };
 
 enum verdict { MET, MISSED, TOO_WIDE, NOT_MEASURED };
@@ -604,6 +646,14 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int compare_round_runs(const void *a, const void *b)
+{
+	size_t x = ((const struct round_run *)a)->round;
+	size_t y = ((const struct round_run *)b)->round;
+
+	return (x > y) - (x < y);
+}
+
 static void sort_runs(void)
 {
 	size_t i;
@@ -612,6 +662,9 @@ static void sort_runs(void)
 		struct method *m = &methods[i];
 		size_t n = m->runs;
 
+		if (m->n_in_rounds)	/* else in_rounds is NULL */
+			qsort(m->in_rounds, m->n_in_rounds,
+			      sizeof(*m->in_rounds), compare_round_runs);
 		if (n == 0)
 			continue;
 		qsort(m->ns_per_iter, n, sizeof(double), compare_doubles);
@@ -630,14 +683,80 @@ static double slowest(const struct method *m)
 	return m->ns_per_iter[m->runs - 1];
 }
 
+/*
+ * The p-quantile of sorted x[0..n-1], n >= 1, by linear interpolation
+ * between order statistics: at h = (n - 1) * p, x[floor(h)] plus
+ * (h - floor(h)) * (x[floor(h) + 1] - x[floor(h)]).  This is type 7 of
+ * Hyndman and Fan (R's default, numpy's "linear"); p = 0.5 is the usual
+ * median.  For 6 values: Q1 = x[1] + 0.25 (x[2] - x[1]), median halfway
+ * between x[2] and x[3], Q3 = x[3] + 0.75 (x[4] - x[3]).
+ */
+static double quantile(const double *x, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t i = (size_t)h;
+
+	if (i + 1 >= n)
+		return x[n - 1];
+	return x[i] + (h - (double)i) * (x[i + 1] - x[i]);
+}
+
+/*
+ * The per-round ratios num/den over the rounds both ran in, into ratios
+ * (room for the smaller of their round counts); returns how many.  Both
+ * in_rounds arrays are sorted by round and hold a round at most once.
+ */
+static size_t paired_ratios(const struct method *num, const struct method *den,
+			    double *ratios)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < num->n_in_rounds && j < den->n_in_rounds) {
+		size_t a = num->in_rounds[i].round, b = den->in_rounds[j].round;
+
+		if (a < b) {
+			i++;
+		} else if (a > b) {
+			j++;
+		} else {
+			ratios[n++] = num->in_rounds[i++].ns_per_iter /
+				den->in_rounds[j++].ns_per_iter;
+		}
+	}
+	return n;
+}
+
 static struct ratio ratio_between(const struct method *num,
 				  const struct method *den)
 {
-	struct ratio r = { false, 0, 0, 0 };
+	struct ratio r = { false, false, 0, 0, 0, 0, 0, 0 };
+	size_t room;
+	double *ratios;
 
 	if (!num || !den || num->runs == 0 || den->runs == 0)
 		return r;
 	r.measured = true;
+	room = num->n_in_rounds < den->n_in_rounds ? num->n_in_rounds :
+		den->n_in_rounds;
+	if (room >= MIN_PAIRS) {
+		ratios = malloc(room * sizeof(*ratios));
+		if (!ratios)
+			system_error("out of memory");
+		r.pairs = paired_ratios(num, den, ratios);
+		if (r.pairs >= MIN_PAIRS) {
+			qsort(ratios, r.pairs, sizeof(*ratios), compare_doubles);
+			r.paired = true;
+			r.median = quantile(ratios, r.pairs, 0.5);
+			r.q1 = quantile(ratios, r.pairs, 0.25);
+			r.q3 = quantile(ratios, r.pairs, 0.75);
+			r.lo = ratios[0];
+			r.hi = ratios[r.pairs - 1];
+		}
+		free(ratios);
+		if (r.paired)
+			return r;
+	}
+	r.pairs = 0;
 	r.median = num->median / den->median;
 	r.lo = fastest(num) / slowest(den);
 	r.hi = slowest(num) / fastest(den);
@@ -655,15 +774,21 @@ static bool satisfies(const struct target *t, double ratio)
 	return t->at_most ? ratio <= t->value : ratio >= t->value;
 }
 
+/*
+ * Paired: the middle half of the rounds (Q1..Q3) must meet the target, or
+ * miss it, for a verdict.  Unpaired: the whole range, since nothing narrower
+ * can be told from runs that are not matched up.  The claim is a half-line,
+ * so checking both ends of an interval covers all of it.
+ */
 static enum verdict judge(const struct target *t, struct ratio r)
 {
-	/* The claim is a half-line, so checking both ends covers the range. */
+	double lo = r.paired ? r.q1 : r.lo, hi = r.paired ? r.q3 : r.hi;
+
 	if (!r.measured)
 		return NOT_MEASURED;
-	if (satisfies(t, r.median) && satisfies(t, r.lo) && satisfies(t, r.hi))
+	if (satisfies(t, r.median) && satisfies(t, lo) && satisfies(t, hi))
 		return MET;
-	if (!satisfies(t, r.median) && !satisfies(t, r.lo) &&
-	    !satisfies(t, r.hi))
+	if (!satisfies(t, r.median) && !satisfies(t, lo) && !satisfies(t, hi))
 		return MISSED;
 	return TOO_WIDE;
 }
@@ -956,8 +1081,14 @@ static void print_tsv(void)
 			printf("%.6f\t%.6f\t%.6f\t", r.median, r.lo, r.hi);
 		else
 			printf("-\t-\t-\t");
-		printf("%s\t%s\t%s\n", t->at_most ? "<=" : ">=", t->value_text,
+		printf("%s\t%s\t%s\t", t->at_most ? "<=" : ">=", t->value_text,
 		       verdict_words[judge(t, r)]);
+		if (r.paired)
+			printf("%.6f\t%.6f\t%zu\n", r.q1, r.q3, r.pairs);
+		else if (r.measured)
+			printf("-\t-\t0\n");
+		else
+			printf("-\t-\t-\n");
 	}
 }
 

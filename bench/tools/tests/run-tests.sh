@@ -88,13 +88,13 @@ check "no baseline method: ratio to baseline is '-'" \
 # ---- verdicts ---------------------------------------------------------
 run "$bin" --tsv "$here/verdicts.raw" "$here/verdicts.targets"
 check "met, with the ratio exactly at the limit" \
-	has_line "target${TAB}same${TAB}baseline${TAB}1.000000${TAB}1.000000${TAB}1.000000${TAB}<=${TAB}1${TAB}met"
+	has_line "target${TAB}same${TAB}baseline${TAB}1.000000${TAB}1.000000${TAB}1.000000${TAB}<=${TAB}1${TAB}met${TAB}-${TAB}-${TAB}0"
 check "met for >=" \
-	has_line "target${TAB}slow${TAB}baseline${TAB}1.210000${TAB}1.210000${TAB}1.210000${TAB}>=${TAB}1.2${TAB}met"
+	has_line "target${TAB}slow${TAB}baseline${TAB}1.210000${TAB}1.210000${TAB}1.210000${TAB}>=${TAB}1.2${TAB}met${TAB}-${TAB}-${TAB}0"
 check "too wide: range 0.90-1.15 straddles 1.10" \
-	has_line "target${TAB}wide${TAB}baseline${TAB}1.000000${TAB}0.900000${TAB}1.150000${TAB}<=${TAB}1.10${TAB}too-wide"
+	has_line "target${TAB}wide${TAB}baseline${TAB}1.000000${TAB}0.900000${TAB}1.150000${TAB}<=${TAB}1.10${TAB}too-wide${TAB}-${TAB}-${TAB}0"
 check "not measured, numerator or denominator without runs" \
-	test "$(grep -c "${TAB}not-measured\$" "$T/out")" -eq 2
+	test "$(grep -c "${TAB}not-measured${TAB}-${TAB}-${TAB}-\$" "$T/out")" -eq 2
 
 run "$bin" "$here/verdicts.raw" "$here/verdicts.targets"
 check "missed by 10.0% (1.21 against <= 1.10)" \
@@ -112,6 +112,38 @@ only_wide_mismatches() {
 }
 check "count mismatch flagged MISMATCH on that method only, exit 0" \
 	only_wide_mismatches
+
+# ---- pairing by round -------------------------------------------------
+# rounds.raw explains every expected value.
+run "$bin" --tsv "$here/rounds.raw" "$here/rounds.targets"
+check "paired: every round meets <= 1.05 though the runs' extremes straddle it: met" \
+	has_line "target${TAB}close${TAB}baseline${TAB}1.030000${TAB}1.030000${TAB}1.030000${TAB}<=${TAB}1.05${TAB}met${TAB}1.030000${TAB}1.030000${TAB}5"
+check "paired: median, Q1, Q3 all above the target: missed" \
+	has_line "target${TAB}far${TAB}baseline${TAB}1.200000${TAB}1.180000${TAB}1.220000${TAB}<=${TAB}1.10${TAB}missed${TAB}1.190000${TAB}1.210000${TAB}5"
+check "paired, 6 rounds: median 1.15, min 0.9, max 1.4, Q1 1.025, Q3 1.275 (interpolated), too wide for <= 1.2" \
+	has_line "target${TAB}num${TAB}den${TAB}1.150000${TAB}0.900000${TAB}1.400000${TAB}<=${TAB}1.2${TAB}too-wide${TAB}1.025000${TAB}1.275000${TAB}6"
+check "paired: too wide for >= 1.2 as well (median misses, Q3 meets)" \
+	has_line "target${TAB}num${TAB}den${TAB}1.150000${TAB}0.900000${TAB}1.400000${TAB}>=${TAB}1.2${TAB}too-wide${TAB}1.025000${TAB}1.275000${TAB}6"
+check "paired: met when the middle half meets it, though the max does not" \
+	has_line "target${TAB}num${TAB}den${TAB}1.150000${TAB}0.900000${TAB}1.400000${TAB}<=${TAB}1.3${TAB}met${TAB}1.025000${TAB}1.275000${TAB}6"
+check "2 common rounds: unpaired, median/median and the runs' extremes, 0 pairs" \
+	has_line "target${TAB}few${TAB}baseline${TAB}0.977273${TAB}0.769231${TAB}1.277778${TAB}<=${TAB}1.5${TAB}met${TAB}-${TAB}-${TAB}0"
+check "x baseline is the paired median (1.20, not 130.9/110 = 1.19)" \
+	has_line "method${TAB}far${TAB}5${TAB}130.900000${TAB}109.800000${TAB}157.300000${TAB}1.200000"
+cp "$T/out" "$W/rounds.tsv"
+
+awk '$1 == "run" && NF == 5 { NF = 4 } 1' "$here/rounds.raw" >"$W/norounds.raw"
+run "$bin" --tsv "$W/norounds.raw" "$here/rounds.targets"
+check "the same runs without rounds: unpaired, spread too wide (0.713-1.488 straddles 1.05)" \
+	has_line "target${TAB}close${TAB}baseline${TAB}1.030000${TAB}0.713077${TAB}1.487778${TAB}<=${TAB}1.05${TAB}too-wide${TAB}-${TAB}-${TAB}0"
+check "the same runs without rounds: x baseline is median/median again" \
+	has_line "method${TAB}far${TAB}5${TAB}130.900000${TAB}109.800000${TAB}157.300000${TAB}1.190000"
+same_method_figures() {
+	[ "$rc" -eq 0 ] &&
+		[ "$(grep '^method' "$T/out" | cut -f1-6)" = "$(grep '^method' "$W/rounds.tsv" | cut -f1-6)" ]
+}
+check "rounds change no per-method figure (runs, median, min, max)" \
+	same_method_figures
 
 # ---- malformed input: exit 2 and FILE:LINE ----------------------------
 bad_raw "unknown keyword" 2 "unknown keyword 'bogus'" \
