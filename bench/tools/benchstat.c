@@ -798,12 +798,79 @@ static bool count_mismatch(const struct method *m)
 	return m->count_line && m->counted != m->expected;
 }
 
-static void format_range(char *buf, size_t size, struct ratio r)
+/* A ratio as the report shows it: the columns ratio to pairs. */
+struct ratio_text {
+	char median[48], middle[100], range[100], pairs[24];
+};
+
+/* Widths of those columns, at least those of their headings. */
+struct ratio_widths {
+	int median, middle, range, pairs;
+};
+
+static struct ratio_text ratio_text(struct ratio r)
 {
-	if (r.measured)
-		snprintf(buf, size, "%.3f-%.3f", r.lo, r.hi);
-	else
-		snprintf(buf, size, "-");
+	struct ratio_text t;
+
+	if (!r.measured) {
+		strcpy(t.median, "-");
+		strcpy(t.middle, "-");
+		strcpy(t.range, "-");
+		strcpy(t.pairs, "-");
+		return t;
+	}
+	snprintf(t.median, sizeof(t.median), "%.3f", r.median);
+	if (r.paired) {
+		snprintf(t.middle, sizeof(t.middle), "%.3f-%.3f", r.q1, r.q3);
+		snprintf(t.pairs, sizeof(t.pairs), "%zu", r.pairs);
+	} else {
+		strcpy(t.middle, "-");
+		strcpy(t.pairs, "unpaired");
+	}
+	snprintf(t.range, sizeof(t.range), "%.3f-%.3f", r.lo, r.hi);
+	return t;
+}
+
+static struct ratio_widths heading_widths(void)
+{
+	struct ratio_widths w = { 7, (int)strlen("middle half"),
+				  (int)strlen("range"), (int)strlen("pairs") };
+
+	return w;
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static void widen(struct ratio_widths *w, struct ratio r)
+{
+	struct ratio_text t = ratio_text(r);
+
+	w->median = max_int(w->median, (int)strlen(t.median));
+	w->middle = max_int(w->middle, (int)strlen(t.middle));
+	w->range = max_int(w->range, (int)strlen(t.range));
+	w->pairs = max_int(w->pairs, (int)strlen(t.pairs));
+}
+
+/*
+ * Prints the columns ratio to pairs, with a leading blank; pads pairs too
+ * unless it ends the line.  Returns the width printed.
+ */
+static int print_ratio_columns(const struct ratio_widths *w, struct ratio r,
+			       bool last)
+{
+	struct ratio_text t = ratio_text(r);
+
+	return printf(" %*s  %-*s  %-*s  %-*s", w->median, t.median, w->middle,
+		      t.middle, w->range, t.range, last ? 0 : w->pairs, t.pairs);
+}
+
+static void print_ratio_headings(const struct ratio_widths *w, bool last)
+{
+	printf(" %*s  %-*s  %-*s  %-*s", w->median, "ratio", w->middle,
+	       "middle half", w->range, "range", last ? 0 : w->pairs, "pairs");
 }
 
 /*
@@ -923,27 +990,24 @@ static void describe_verdict(char *buf, size_t size, const struct target *t,
 /* Columns sized to their content: the verdict text needs the room. */
 static void print_targets(void)
 {
-	int width = pair_width(false), range_width = 5, want_width = 4;
-	char range[64], pair[2 * MAX_NAME + 2], want[40], ratio[32], verdict[80];
+	struct ratio_widths widths = heading_widths();
+	int width = pair_width(false), want_width = 4;
+	char pair[2 * MAX_NAME + 2], want[40], verdict[80];
 	size_t i;
 
-	printf("\nTargets\n");
+	printf("\nTargets (paired: met when the middle half of the rounds meets it; unpaired: the whole range)\n");
 	if (n_targets == 0) {
 		printf("(none)\n");
 		return;
 	}
 	for (i = 0; i < n_targets; i++) {
-		struct ratio r = target_ratio(&targets[i]);
-		int w = (int)strlen(targets[i].value_text) + 3;
-
-		format_range(range, sizeof(range), r);
-		if ((int)strlen(range) > range_width)
-			range_width = (int)strlen(range);
-		if (w > want_width)
-			want_width = w;
+		widen(&widths, target_ratio(&targets[i]));
+		want_width = max_int(want_width,
+				     (int)strlen(targets[i].value_text) + 3);
 	}
-	printf("%-*s %7s  %-*s  %-*s  verdict\n", width, "target", "ratio",
-	       range_width, "range", want_width, "want");
+	printf("%-*s", width, "target");
+	print_ratio_headings(&widths, false);
+	printf("  %-*s  verdict\n", want_width, "want");
 	for (i = 0; i < n_targets; i++) {
 		const struct target *t = &targets[i];
 		struct ratio r = target_ratio(t);
@@ -953,41 +1017,39 @@ static void print_targets(void)
 			 t->denominator);
 		snprintf(want, sizeof(want), "%s %s", t->at_most ? "<=" : ">=",
 			 t->value_text);
-		snprintf(ratio, sizeof(ratio), r.measured ? "%.3f" : "-",
-			 r.median);
-		format_range(range, sizeof(range), r);
 		describe_verdict(verdict, sizeof(verdict), t, r);
-		col = printf("%-*s %7s  %-*s  %-*s  ", width, pair, ratio,
-			     range_width, range, want_width, want);
+		col = printf("%-*s", width, pair);
+		col += print_ratio_columns(&widths, r, false);
+		col += printf("  %-*s  ", want_width, want);
 		print_wrapped(verdict, col, col);
 		printf("    ");
 		print_wrapped(t->text, 4, 4);
 	}
 }
 
-static void print_ratio_row(int width, const char *num, const char *den,
-			    struct ratio r)
-{
-	char pair[2 * MAX_NAME + 2], range[64];
-
-	snprintf(pair, sizeof(pair), "%s/%s", num, den);
-	format_range(range, sizeof(range), r);
-	printf("%-*s %7.3f  %s\n", width, pair, r.median, range);
-}
-
-static void print_ratios(void)
+/*
+ * The rows of the ratios section: every method to baseline, then the
+ * targets' ratios not shown yet.  Only widens the columns unless print.
+ */
+static void ratio_rows(bool print, int width, struct ratio_widths *widths)
 {
 	const struct method *baseline = find_method("baseline");
-	int width = pair_width(true);
+	char pair[2 * MAX_NAME + 2];
 	size_t i, j;
 
-	printf("\nRatios between methods (median ratio; range = fastest/slowest to slowest/fastest run)\n");
-	printf("%-*s %7s  %s\n", width, "methods", "ratio", "range");
 	for (i = 0; i < n_methods; i++) {
 		struct ratio r = ratio_between(&methods[i], baseline);
 
-		if (r.measured)
-			print_ratio_row(width, methods[i].name, "baseline", r);
+		if (!r.measured)
+			continue;
+		if (!print) {
+			widen(widths, r);
+			continue;
+		}
+		snprintf(pair, sizeof(pair), "%s/baseline", methods[i].name);
+		printf("%-*s", width, pair);
+		print_ratio_columns(widths, r, true);
+		putchar('\n');
 	}
 	for (i = 0; i < n_targets; i++) {
 		const struct target *t = &targets[i];
@@ -997,9 +1059,34 @@ static void print_ratios(void)
 		for (j = 0; j < i && !shown; j++)
 			shown = strcmp(targets[j].numerator, t->numerator) == 0 &&
 				strcmp(targets[j].denominator, t->denominator) == 0;
-		if (r.measured && !shown)
-			print_ratio_row(width, t->numerator, t->denominator, r);
+		if (!r.measured || shown)
+			continue;
+		if (!print) {
+			widen(widths, r);
+			continue;
+		}
+		snprintf(pair, sizeof(pair), "%s/%s", t->numerator,
+			 t->denominator);
+		printf("%-*s", width, pair);
+		print_ratio_columns(widths, r, true);
+		putchar('\n');
 	}
+}
+
+static void print_ratios(void)
+{
+	struct ratio_widths widths = heading_widths();
+	int width = pair_width(true);
+
+	ratio_rows(false, width, &widths);
+	printf("\nRatios between methods\n"
+	       "  paired (3 or more rounds in common): ratio = median of the per-round ratios,\n"
+	       "      middle half = their quartiles Q1-Q3, range = their min-max, pairs = rounds in common\n"
+	       "  unpaired: ratio = median/median, range = fastest/slowest run to slowest/fastest run\n");
+	printf("%-*s", width, "methods");
+	print_ratio_headings(&widths, true);
+	putchar('\n');
+	ratio_rows(true, width, &widths);
 }
 
 static void print_timings_and_notes(void)

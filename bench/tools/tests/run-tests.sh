@@ -54,6 +54,28 @@ bad_target() {
 		"$bin" "$here/verdicts.raw" "$W/bad.targets"
 }
 
+# verdict_of PAIR WANT: the verdict of the Targets row of PAIR (num/den)
+# against WANT ("<= 1.10") in the last report, its wrapped lines joined by
+# one blank.
+verdict_of() {
+	awk -v pair="$1" -v want="$2" '
+		/^target +ratio / { col = index($0, "verdict"); next }
+		row && length($0) >= col && substr($0, 1, col - 1) ~ /^ *$/ {
+			v = v " " substr($0, col); next
+		}
+		row { exit }
+		col && index($0, pair " ") == 1 && index($0, "  " want "  ") {
+			row = 1; v = substr($0, col)
+		}
+		END { print v }' "$T/out"
+}
+
+# has_verdict PAIR WANT TEXT: the last run exited 0 and its report gives
+# PAIR against WANT the verdict TEXT.
+has_verdict() {
+	[ "$rc" -eq 0 ] && [ "$(verdict_of "$1" "$2")" = "$3" ]
+}
+
 TAB=$'\t'
 echo "# binary: $bin"
 
@@ -78,7 +100,7 @@ baseline_row_then_label() {
 check "text report: baseline row with spread 27.3%, its label below" \
 	baseline_row_then_label
 check "text report: ratio with range in 'Ratios between methods'" \
-	has_text '^even/baseline +2\.091 +1\.538-2\.600$'
+	has_text '^even/baseline +2\.091 +- +1\.538-2\.600 +unpaired$'
 
 sed 's/^baseline/base/; s/ baseline / base /' "$here/stats.raw" >"$W/nobase.raw"
 run "$bin" --tsv "$W/nobase.raw" "$NO_TARGETS"
@@ -98,12 +120,12 @@ check "not measured, numerator or denominator without runs" \
 
 run "$bin" "$here/verdicts.raw" "$here/verdicts.targets"
 check "missed by 10.0% (1.21 against <= 1.10)" \
-	has_text '^slow/baseline +1\.210 +1\.210-1\.210 +<= 1\.10 +missed by 10\.0%$'
+	has_text '^slow/baseline +1\.210 +- +1\.210-1\.210 +unpaired +<= 1\.10 +missed by 10\.0%$'
 check "missed by 72.5% (0.826 against >= 3)" \
-	has_text '^baseline/slow +0\.826 +0\.826-0\.826 +>= 3 +missed by 72\.5%$'
+	has_text '^baseline/slow +0\.826 +- +0\.826-0\.826 +unpaired +>= 3 +missed by 72\.5%$'
 too_wide_both_ways() {
-	has_text '^wide/baseline .* spread too wide to support \(median meets it\)$' &&
-		has_text '^wide-slow/baseline .* spread too wide to support \(median misses it\)$'
+	has_verdict wide/baseline "<= 1.10" "spread too wide to support (median meets it)" &&
+		has_verdict wide-slow/baseline "<= 1.10" "spread too wide to support (median misses it)"
 }
 check "too wide, median meets it / median misses it" too_wide_both_ways
 only_wide_mismatches() {
@@ -132,6 +154,31 @@ check "x baseline is the paired median (1.20, not 130.9/110 = 1.19)" \
 	has_line "method${TAB}far${TAB}5${TAB}130.900000${TAB}109.800000${TAB}157.300000${TAB}1.200000"
 cp "$T/out" "$W/rounds.tsv"
 
+run "$bin" "$here/rounds.raw" "$here/rounds.targets"
+check "text report: a paired target row shows ratio, middle half, range, pairs, want, verdict" \
+	has_text '^close/baseline +1\.030 +1\.030-1\.030 +1\.030-1\.030 +5 +<= 1\.05 +met$'
+check "text report: an unpaired target row says so, with '-' as its middle half" \
+	has_text '^few/baseline +0\.977 +- +0\.769-1\.278 +unpaired +<= 1\.5 +met$'
+check "text report: paired and missed by 9.1% (median 1.20 against <= 1.10)" \
+	has_verdict far/baseline "<= 1.10" "missed by 9.1%"
+paired_too_wide_both_ways() {
+	has_text '^num/den +1\.150 +1\.025-1\.275 +0\.900-1\.400 +6 +<= 1\.2 ' &&
+		has_verdict num/den "<= 1.2" "spread too wide to support (median meets it)" &&
+		has_verdict num/den ">= 1.2" "spread too wide to support (median misses it)" &&
+		has_verdict num/den "<= 1.3" "met"
+}
+check "text report: paired too wide, median meets it / misses it; met by the middle half" \
+	paired_too_wide_both_ways
+ratios_section_paired() {
+	has_text '^  paired .*ratio = median of the per-round ratios' &&
+		has_text 'range = their min-max' &&
+		has_text '^  unpaired: .*range = fastest/slowest run to slowest/fastest run$' &&
+		has_text '^num/den +1\.150 +1\.025-1\.275 +0\.900-1\.400 +6$' &&
+		has_text '^few/baseline +0\.977 +- +0\.769-1\.278 +unpaired$'
+}
+check "text report: the ratios section says what the range is, paired or not" \
+	ratios_section_paired
+
 awk '$1 == "run" && NF == 5 { NF = 4 } 1' "$here/rounds.raw" >"$W/norounds.raw"
 run "$bin" --tsv "$W/norounds.raw" "$here/rounds.targets"
 check "the same runs without rounds: unpaired, spread too wide (0.713-1.488 straddles 1.05)" \
@@ -144,6 +191,9 @@ same_method_figures() {
 }
 check "rounds change no per-method figure (runs, median, min, max)" \
 	same_method_figures
+run "$bin" "$W/norounds.raw" "$here/rounds.targets"
+check "text report, the same runs without rounds: unpaired, spread too wide (median meets it)" \
+	has_verdict close/baseline "<= 1.05" "spread too wide to support (median meets it)"
 
 # ---- malformed input: exit 2 and FILE:LINE ----------------------------
 bad_raw "unknown keyword" 2 "unknown keyword 'bogus'" \
@@ -231,6 +281,19 @@ check "sample report: exit 0, 14 methods, no line wider than 110" \
 	test "$rc" -eq 0 -a \
 	"$(grep -cE '^[a-z0-9-]+ +5 +1000000 ' "$T/out")" -eq 14 -a \
 	"$(awk 'length > 110' "$T/out" | wc -l)" -eq 0
+
+# The sample with a round on every run: the first run of each method in
+# r-1, the second in r-2...
+awk '$1 == "run" { $5 = "r-" ++n[$2] } 1' "$here/sample.raw" >"$W/sample-rounds.raw"
+run "$bin" --title "sample" "$W/sample-rounds.raw" "$here/sample.targets"
+sample_rounds_report() {
+	[ "$rc" -eq 0 ] && [ "$(awk 'length > 110' "$T/out" | wc -l)" -eq 0 ] &&
+		! grep -q ' $' "$T/out" &&
+		has_text '^marker-probe/tracepoint-probe +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-9.]+-[0-9.]+ +5 +<= 1\.10 ' &&
+		has_text '^lttng-marker/baseline +- +- +- +- +<= 2 +not measured'
+}
+check "sample with rounds: paired rows, no line wider than 110 or ending in a blank" \
+	sample_rounds_report
 
 mkdir "$W/tmp"
 run env TMPDIR="$W/tmp" "$bin" --svg "$W/chart.svg" --title "test title" \
