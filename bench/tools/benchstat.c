@@ -45,9 +45,9 @@
  *       verdict "not measured" (quick runs may skip methods).
  *
  * Ratios between methods (targets, "x baseline", the ratios section):
- * TCG's noise is correlated within a round: a slow stretch of the host
- * slows every method of the round, which run back to back, alike.  So a
- * run is best compared with the other method's run of the same round.
+ * QEMU TCG's noise is correlated within a round: the methods of a round
+ * run back to back, so a slow stretch of the host slows all of them alike.
+ * A run is best compared with the other method's run of the same round.
  *   PAIRED, when both methods have runs in at least 3 common rounds: per
  *       common round r, ratio_r = ns_per_iter(num, r) / ns_per_iter(den, r);
  *       the ratio is the median of the ratio_r, with their quartiles Q1

@@ -154,6 +154,17 @@ check "x baseline is the paired median (1.20, not 130.9/110 = 1.19)" \
 	has_line "method${TAB}far${TAB}5${TAB}130.900000${TAB}109.800000${TAB}157.300000${TAB}1.200000"
 cp "$T/out" "$W/rounds.tsv"
 
+# Exactly 3 common rounds: paired.  Ratios 1.3 1.0 1.1 (r3 r1 r2), sorted
+# 1.0 1.1 1.3: Q1 = 1.0 + 0.5 * 0.1 = 1.05, median 1.1, Q3 = 1.1 + 0.5 * 0.2
+# = 1.2.  2 of x's runs (no round, round r4) pair with nothing.
+printf '%s\n' "run baseline 1 100 r1" "run x 1 100 r1" "run x 1 55 r2" \
+	"run baseline 1 50 r2" "run baseline 1 10 r3" "run x 1 13 r3" \
+	"run x 1 500" "run x 1 7 r4" >"$W/three.raw"
+echo "target x baseline <= 1.25 Q3 1.2 meets it, the max 1.3 does not" >"$W/three.targets"
+run "$bin" --tsv "$W/three.raw" "$W/three.targets"
+check "exactly 3 common rounds: paired; Q1 1.05, median 1.1, Q3 1.2 (met, max 1.3 aside)" \
+	has_line "target${TAB}x${TAB}baseline${TAB}1.100000${TAB}1.000000${TAB}1.300000${TAB}<=${TAB}1.25${TAB}met${TAB}1.050000${TAB}1.200000${TAB}3"
+
 run "$bin" "$here/rounds.raw" "$here/rounds.targets"
 check "text report: a paired target row shows ratio, middle half, range, pairs, want, verdict" \
 	has_text '^close/baseline +1\.030 +1\.030-1\.030 +1\.030-1\.030 +5 +<= 1\.05 +met$'
