@@ -10,10 +10,12 @@
 #                                        are fast: more iterations even out
 #                                        the emulator's noise), the traced
 #                                        ones TRACED_ITERATIONS
-#   guest.sh loops ITERATIONS RUNS METHOD:LOOP...
-#                                        RUNS rounds, each running every
-#                                        LOOP once, results under METHOD
-#                                        (what a tracer session runs)
+#   guest.sh loops ITERATIONS RUNS SESSION METHOD:LOOP...
+#                                        RUNS rounds named SESSION-1,
+#                                        SESSION-2, ..., each running every
+#                                        LOOP once, results under METHOD;
+#                                        then a profile of each LOOP (what a
+#                                        tracer session runs)
 set -eu
 host=/mnt/host
 raw=$host/raw
@@ -21,29 +23,54 @@ run_file=/sys/kernel/debug/markers_bench/run
 
 # One timed run: the module times the loop and reports "loop iterations ns"
 one_run() {
-	local method=$1 loop=$2 iterations=$3 got_loop got_iterations ns
+	local method=$1 loop=$2 iterations=$3 round=$4 got_loop got_iterations ns
 	echo "$loop $iterations" >"$run_file"
 	read -r got_loop got_iterations ns <"$run_file"
 	if [ "$got_loop" != "$loop" ] || [ "$got_iterations" != "$iterations" ]; then
 		echo "bench: asked for '$loop $iterations', the module ran '$got_loop $got_iterations'" >&2
 		exit 1
 	fi
-	echo "run $method $iterations $ns" >>"$raw"
+	echo "run $method $iterations $ns $round" >>"$raw"
+}
+
+# Where the time of a method goes: perf samples (cpu-clock; TCG has no
+# PMU) of one more run of its loop, with whatever tracer is attached.
+# Module addresses stay bare: perf cannot find markers_bench.ko's symbols.
+profile() {
+	local method=$1 loop=$2 iterations=$3
+	perf record -q -e cpu-clock -F 4000 -a -o /tmp/profile.data -- \
+		sh -c "echo $loop $iterations >$run_file" 2>/dev/null
+	{
+		echo "note"
+		echo "note where the time of $method goes (perf record -e cpu-clock, busy samples only):"
+		perf report -i /tmp/profile.data --no-children --stdio --sort sym 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | grep -v -E 'idle' |
+			awk '{ pct[NR] = $1 + 0; total += $1; $1 = ""; what[NR] = $0 }
+				END { for (i = 1; i <= NR && i <= 8; i++)
+					printf "note     %5.1f%%%s\n", 100 * pct[i] / total, what[i] }'
+	} >>"$raw"
 }
 
 # Interleaved rounds, so that a slow moment of the host hits every method
 # of the round alike rather than all runs of one; each round starts one
 # method further on, so that no method always runs right after the same
-# other one (the emulator's state after a run is part of the next).
+# other one (the emulator's state after a run is part of the next). The
+# round is named in every run line: benchstat divides the methods of one
+# round by each other (paired ratios), as the host's noise is shared
+# within a round. Then one profiled run of each loop: every loop runs
+# RUNS + 1 times in a session.
 loops() {
-	local iterations=$1 runs=$2 round pair
-	shift 2
+	local iterations=$1 runs=$2 session=$3 round pair
+	shift 3
 	for round in $(seq "$runs"); do
 		for pair in "$@"; do
-			one_run "${pair%%:*}" "${pair#*:}" "$iterations"
+			one_run "${pair%%:*}" "${pair#*:}" "$iterations" "$session-$round"
 		done
 		echo "bench: round $round of $runs: $*" >&2
 		set -- "${@:2}" "$1"
+	done
+	for pair in "$@"; do
+		profile "${pair%%:*}" "${pair#*:}" "$iterations"
 	done
 }
 
@@ -56,12 +83,15 @@ fi
 iterations=$1
 traced=$2
 runs=$3
-expected=$((traced * runs))
+# Each loop of a tracer session runs RUNS timed runs and one profiled run
+expected=$((traced * (runs + 1)))
 # The command a tracer session runs (bpftrace -c wants an absolute path)
 self="/bin/bash $host/guest.sh loops $traced $runs"
-mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
+T=/sys/kernel/tracing
+mountpoint -q $T || mount -t tracefs tracefs $T
 insmod "$host/markers_bench.ko"
 label() { echo "label $*" >>"$raw"; }
+note() { echo "note $*" >>"$raw"; }
 
 echo "== bad input: refused, nothing run"
 for bad in "nosuch 10" "baseline 0" "baseline 1000000001" "baseline -1" "baseline" \
@@ -73,6 +103,18 @@ for bad in "nosuch 10" "baseline 0" "baseline 1000000001" "baseline -1" "baselin
 	fi
 done
 
+echo "== an off marker does not evaluate its arguments"
+# evaluated_by LOOP: how often the marker's argument ran in one run of LOOP
+evaluated_by() {
+	local before
+	before=$(cat /sys/kernel/debug/markers_bench/evaluated)
+	echo "$1 $iterations" >"$run_file"
+	echo $(($(cat /sys/kernel/debug/markers_bench/evaluated) - before))
+}
+note
+note "arguments of a marker that is off: evaluated $(evaluated_by marker-args) times in $iterations iterations"
+note "the same marker with an empty probe: evaluated $(evaluated_by marker-args-probe) times in $iterations iterations"
+
 echo "== no tracer: baseline, NOP, marker and tracepoint off, and with empty probes"
 label baseline 'the loop, no instrumentation point'
 label nop5 'the loop with a 5-byte NOP (the physical floor)'
@@ -80,85 +122,76 @@ label marker-off 'trace_mark(), no probe: a NOP'
 label tracepoint-off 'a TRACE_EVENT tracepoint, no probe: a NOP'
 label marker-probe 'trace_mark() + an empty in-kernel probe'
 label tracepoint-probe 'the tracepoint + an empty in-kernel probe'
-loops "$iterations" "$runs" baseline:baseline nop5:nop5 marker-off:marker \
+loops "$iterations" "$runs" notracer baseline:baseline nop5:nop5 marker-off:marker \
 	tracepoint-off:tracepoint marker-probe:marker-probe tracepoint-probe:tracepoint-probe
-
-# Where the time of an empty probe goes: perf samples (cpu-clock; TCG
-# has no PMU) of the marker and the tracepoint loop with empty probes.
-# Module addresses stay bare: perf cannot find markers_bench.ko's symbols.
-profile() {
-	local loop=$1
-	perf record -q -e cpu-clock -F 4000 -a -o /tmp/profile.data -- \
-		sh -c "echo $loop $iterations >$run_file" 2>/dev/null
-	{
-		echo "note"
-		echo "note where the time of $loop goes (perf record -e cpu-clock, busy samples only):"
-		perf report -i /tmp/profile.data --no-children --stdio --sort sym 2>/dev/null |
-			grep -E '^ +[0-9.]+%' | grep -v -E 'idle' |
-			awk '{ pct[NR] = $1 + 0; total += $1; $1 = ""; what[NR] = $0 }
-				END { for (i = 1; i <= NR && i <= 8; i++)
-					printf "note     %5.1f%%%s\n", 100 * pct[i] / total, what[i] }'
-	} >>"$raw"
-}
-profile marker-probe
-profile tracepoint-probe
 
 # A tracer's count: "count METHOD EXPECTED COUNTED"
 count() { echo "count $1 $expected ${2:-missing}" >>"$raw"; }
 
-echo "== SystemTap: kernel.mark and kernel.trace in one session, then a kprobe"
+# Every tracer session below attaches to the marker, the tracepoint and a
+# kprobe on the kprobed loop's callee at once; each fires only in its own
+# loop, so the session's rounds time all three side by side.
+echo "== SystemTap: kernel.mark, kernel.trace and a kprobe in one session"
 label stap-mark 'SystemTap kernel.mark("bench_marker") { n++ }'
 label stap-trace 'SystemTap kernel.trace("bench_tracepoint") { n++ }'
-label stap-kprobe 'SystemTap kprobe.module("markers_bench").function("bench_work") { n++ }'
-staprun -c "$self stap-mark:marker stap-trace:tracepoint" "$host/bench_stap_events.ko" >/tmp/stap.out
+label stap-kprobe 'SystemTap kprobe.module("markers_bench").function("bench_kprobed_work") { n++ }'
+staprun -c "$self stap stap-mark:marker stap-trace:tracepoint stap-kprobe:kprobed" \
+	"$host/bench_stap_events.ko" >/tmp/stap.out
 cat /tmp/stap.out
 count stap-mark "$(sed -n 's/^marker \([0-9]*\)$/\1/p' /tmp/stap.out)"
 count stap-trace "$(sed -n 's/^tracepoint \([0-9]*\)$/\1/p' /tmp/stap.out)"
-staprun -c "$self stap-kprobe:baseline" "$host/bench_stap_kprobe.ko" >/tmp/stap.out
-cat /tmp/stap.out
 count stap-kprobe "$(sed -n 's/^kprobe \([0-9]*\)$/\1/p' /tmp/stap.out)"
 
-echo "== bpftrace: the marker's trace event and the tracepoint in one session, then a kprobe"
+echo "== bpftrace: the marker's trace event, the tracepoint and a kprobe in one session"
 label bpftrace-marker 'bpftrace tracepoint:markers:bench_marker { @n = count() }'
 label bpftrace-tracepoint 'bpftrace tracepoint:markers_bench:bench_tracepoint { @n = count() }'
-label bpftrace-kprobe 'bpftrace kprobe:bench_work { @n = count() }'
+label bpftrace-kprobe 'bpftrace kprobe:bench_kprobed_work { @n = count() }'
 bpftrace -e 'tracepoint:markers:bench_marker { @marker = count(); }
-	tracepoint:markers_bench:bench_tracepoint { @tracepoint = count(); }' \
-	-c "$self bpftrace-marker:marker bpftrace-tracepoint:tracepoint" >/tmp/bt.out
+	tracepoint:markers_bench:bench_tracepoint { @tracepoint = count(); }
+	kprobe:bench_kprobed_work { @kprobe = count(); }' \
+	-c "$self bpftrace bpftrace-marker:marker bpftrace-tracepoint:tracepoint bpftrace-kprobe:kprobed" >/tmp/bt.out
 cat /tmp/bt.out
 count bpftrace-marker "$(sed -n 's/^@marker: //p' /tmp/bt.out)"
 count bpftrace-tracepoint "$(sed -n 's/^@tracepoint: //p' /tmp/bt.out)"
-bpftrace -e 'kprobe:bench_work { @kprobe = count(); }' -c "$self bpftrace-kprobe:baseline" >/tmp/bt.out
-cat /tmp/bt.out
 count bpftrace-kprobe "$(sed -n 's/^@kprobe: //p' /tmp/bt.out)"
 
-echo "== perf: counting the marker's trace event and the tracepoint in one session"
+# perf and ftrace reach a kprobe through a kprobe event
+echo 'p:bench_kprobes/bench_kprobed markers_bench:bench_kprobed_work' >>$T/kprobe_events
+
+echo "== perf: counting the marker's trace event, the tracepoint and a kprobe in one session"
 label perf-marker 'perf stat -e markers:bench_marker'
 label perf-tracepoint 'perf stat -e markers_bench:bench_tracepoint'
+label perf-kprobe 'perf stat -e bench_kprobes:bench_kprobed (a kprobe event on bench_kprobed_work)'
 # shellcheck disable=SC2086 # $self is a command line
-perf stat -x, -a -e markers:bench_marker,markers_bench:bench_tracepoint -o /tmp/perf.out \
-	-- $self perf-marker:marker perf-tracepoint:tracepoint
+perf stat -x, -a -e markers:bench_marker,markers_bench:bench_tracepoint,bench_kprobes:bench_kprobed \
+	-o /tmp/perf.out -- $self perf perf-marker:marker perf-tracepoint:tracepoint perf-kprobe:kprobed
 cat /tmp/perf.out
 count perf-marker "$(sed -n 's/^\([0-9]*\),,markers:bench_marker.*/\1/p' /tmp/perf.out)"
 count perf-tracepoint "$(sed -n 's/^\([0-9]*\),,markers_bench:bench_tracepoint.*/\1/p' /tmp/perf.out)"
+count perf-kprobe "$(sed -n 's/^\([0-9]*\),,bench_kprobes:bench_kprobed.*/\1/p' /tmp/perf.out)"
 
-echo "== ftrace: each event recorded into the ring buffer, one after the other"
+echo "== ftrace: each event recorded into a ring buffer of its own, in one session"
 label ftrace-marker 'ftrace: events/markers/bench_marker enabled'
 label ftrace-tracepoint 'ftrace: events/markers_bench/bench_tracepoint enabled'
-T=/sys/kernel/tracing
-# Events written = entries + overrun, summed over the CPUs' buffers
-ftrace_written() {
-	cat $T/per_cpu/cpu*/stats | awk '/^entries:|^overrun:/ { n += $2 } END { print n }'
-}
-for pair in ftrace-marker:markers/bench_marker ftrace-tracepoint:markers_bench/bench_tracepoint; do
-	method=${pair%%:*}
-	echo >$T/trace
-	echo 1 >"$T/events/${pair#*:}/enable"
-	loops "$traced" "$runs" "$method:$(case $method in *marker) echo marker ;; *) echo tracepoint ;; esac)"
-	echo 0 >"$T/events/${pair#*:}/enable"
-	count "$method" "$(ftrace_written)"
+label ftrace-kprobe 'ftrace: events/bench_kprobes/bench_kprobed enabled (a kprobe event)'
+# One trace instance per event: each instance's buffer counts its own
+# event (entries + overrun, summed over the CPUs), and recording into an
+# instance costs what recording into the top-level buffer does.
+ftrace_events="ftrace-marker:markers/bench_marker ftrace-tracepoint:markers_bench/bench_tracepoint
+	ftrace-kprobe:bench_kprobes/bench_kprobed"
+for pair in $ftrace_events; do
+	mkdir "$T/instances/${pair%%:*}"
+	echo 1 >"$T/instances/${pair%%:*}/events/${pair#*:}/enable"
 done
-echo >$T/trace
+bash "$host/guest.sh" loops "$traced" "$runs" ftrace \
+	ftrace-marker:marker ftrace-tracepoint:tracepoint ftrace-kprobe:kprobed
+for pair in $ftrace_events; do
+	echo 0 >"$T/instances/${pair%%:*}/events/${pair#*:}/enable"
+	count "${pair%%:*}" "$(cat "$T/instances/${pair%%:*}"/per_cpu/cpu*/stats |
+		awk '/^entries:|^overrun:/ { n += $2 } END { print n }')"
+	rmdir "$T/instances/${pair%%:*}"
+done
+echo '-:bench_kprobes/bench_kprobed' >>$T/kprobe_events
 
 # median_of_3 CMD...: CMD prints a time in nanoseconds; the median of
 # three runs of it, in seconds

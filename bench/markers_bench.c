@@ -6,15 +6,21 @@
  * Every method is a loop of its own around the same noinline callee,
  * bench_work(); the loops differ only in the instrumentation point before
  * the call, so the difference between two loops is what that point costs.
- * A kprobe on bench_work() while the baseline loop runs is the dynamic
- * alternative on the same path.
+ * The kprobed loop calls a copy of it, bench_kprobed_work(), so that a
+ * kprobe on that copy, the dynamic alternative on the same path, can be
+ * attached in the same tracer session as the marker and the tracepoint
+ * without firing in their loops: every round of a session then measures
+ * all three side by side.
  *
  * Writing "<method> <iterations>" to /sys/kernel/debug/markers_bench/run
  * runs that loop in the writer's context and times it; reading the file
  * gives the last result as "<method> <iterations> <nanoseconds>".
- * Methods: baseline, nop5, marker, tracepoint, marker-probe and
+ * Methods: baseline, nop5, marker, tracepoint, kprobed, marker-probe and
  * tracepoint-probe (the marker or tracepoint loop with an empty in-kernel
- * probe registered for the run).
+ * probe registered for the run), and marker-args and marker-args-probe: a
+ * marker whose argument is a call with a side effect, off and with an
+ * empty probe. /sys/kernel/debug/markers_bench/evaluated counts the calls,
+ * which shows that an off marker does not evaluate its arguments.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -49,6 +55,26 @@ noinline u32 bench_work(u32 i)
 {
 	asm volatile("");
 	return (i * 2654435761U) >> 7;
+}
+
+/*
+ * bench_work() under another name, for a kprobe of its own.  Another
+ * multiplier of the same cost, so that the compiler's identical code
+ * folding cannot make the two one function.
+ */
+noinline u32 bench_kprobed_work(u32 i)
+{
+	asm volatile("");
+	return (i * 2246822519U) >> 7;
+}
+
+/* How often the argument of the marker in bench_loop_marker_args() ran */
+static u64 bench_evaluated;
+
+static noinline u32 bench_argument(u32 i)
+{
+	WRITE_ONCE(bench_evaluated, bench_evaluated + 1);
+	return i;
 }
 
 static noinline u32 bench_loop_baseline(u32 first, u32 count)
@@ -94,6 +120,26 @@ static noinline u32 bench_loop_tracepoint(u32 first, u32 count)
 	return sum;
 }
 
+static noinline u32 bench_loop_kprobed(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++)
+		sum += bench_kprobed_work(i);
+	return sum;
+}
+
+static noinline u32 bench_loop_marker_args(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++) {
+		trace_mark(bench_marker_args, "v %u", bench_argument(i));
+		sum += bench_work(i);
+	}
+	return sum;
+}
+
 /* The empty probes: what connecting a probe costs, nothing more */
 static void bench_marker_probe(void *probe_private, void *call_private,
 			       const char *fmt, va_list *args)
@@ -113,6 +159,17 @@ static int bench_marker_probe_attach(void)
 static void bench_marker_probe_detach(void)
 {
 	marker_probe_unregister("bench_marker", bench_marker_probe, NULL);
+}
+
+static int bench_marker_args_probe_attach(void)
+{
+	return marker_probe_register("bench_marker_args", "v %u",
+				     bench_marker_probe, NULL);
+}
+
+static void bench_marker_args_probe_detach(void)
+{
+	marker_probe_unregister("bench_marker_args", bench_marker_probe, NULL);
 }
 
 static int bench_tracepoint_probe_attach(void)
@@ -138,10 +195,14 @@ static const struct bench_method bench_methods[] = {
 	{ "nop5", bench_loop_nop5 },
 	{ "marker", bench_loop_marker },
 	{ "tracepoint", bench_loop_tracepoint },
+	{ "kprobed", bench_loop_kprobed },
 	{ "marker-probe", bench_loop_marker,
 	  bench_marker_probe_attach, bench_marker_probe_detach },
 	{ "tracepoint-probe", bench_loop_tracepoint,
 	  bench_tracepoint_probe_attach, bench_tracepoint_probe_detach },
+	{ "marker-args", bench_loop_marker_args },
+	{ "marker-args-probe", bench_loop_marker_args,
+	  bench_marker_args_probe_attach, bench_marker_args_probe_detach },
 };
 
 /* One run at a time; the last result is what a read returns */
@@ -237,6 +298,7 @@ static int __init markers_bench_init(void)
 {
 	bench_dir = debugfs_create_dir("markers_bench", NULL);
 	debugfs_create_file("run", 0600, bench_dir, NULL, &bench_run_fops);
+	debugfs_create_u64("evaluated", 0400, bench_dir, &bench_evaluated);
 	return 0;
 }
 

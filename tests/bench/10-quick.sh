@@ -21,13 +21,13 @@ bench/tools/benchstat --tsv "$results/latest.raw" bench/targets >"$scratch/tsv" 
 	die "benchstat cannot read the results it was given"
 methods="baseline nop5 marker-off tracepoint-off marker-probe tracepoint-probe
 	stap-mark stap-trace stap-kprobe bpftrace-marker bpftrace-tracepoint bpftrace-kprobe
-	perf-marker perf-tracepoint ftrace-marker ftrace-tracepoint"
+	perf-marker perf-tracepoint perf-kprobe ftrace-marker ftrace-tracepoint ftrace-kprobe"
 for m in $methods; do
 	check "$m: 5 or more runs, a median above 0" \
 		awk -F'\t' -v m="$m" '$1 == "method" && $2 == m && $3 >= 5 && $4 > 0 { found = 1 } END { exit !found }' "$scratch/tsv"
 done
 tracers=$(awk -F'\t' '$1 == "count"' "$scratch/tsv" | wc -l)
-check "all 10 tracer methods report a count ($tracers)" [ "$tracers" = 10 ]
+check "all 12 tracer methods report a count ($tracers)" [ "$tracers" = 12 ]
 check "every tracer counted every iteration (no MISMATCH)" \
 	awk -F'\t' '$1 == "count" { n++; if ($3 != $4 || $5 != "ok" || $3 == 0) bad = 1 } END { exit bad || !n }' "$scratch/tsv"
 check "every target has a verdict" \
@@ -40,8 +40,18 @@ check "the results show the marker's call site: a NOP" \
 for t in stap-compile-cold stap-compile-cached boot-wall boot-uptime bpftrace-startup stap-exit; do
 	check "timing recorded: $t" grep -q "^time $t [0-9]" "$results/latest.raw"
 done
-check "where the time of an empty marker probe goes (a profile)" \
-	grep -q 'where the time of marker-probe goes' "$results/latest.txt"
+for m in $methods; do
+	check "where the time of $m goes (a profile)" grep -q "where the time of $m goes" "$results/latest.txt"
+done
+check "every run names its round (the ratios are paired)" \
+	awk '$1 == "run" { n++; if (NF != 5) bad = 1 } END { exit bad || !n }' "$results/latest.raw"
+iterations=$(awk '$1 == "run" && $2 == "baseline" { print $3; exit }' "$results/latest.raw")
+check "an off marker evaluates none of its arguments" \
+	grep -q "arguments of a marker that is off: evaluated 0 times in $iterations iterations" "$results/latest.txt"
+check "... which it does with a probe connected" \
+	grep -q "the same marker with an empty probe: evaluated $iterations times in $iterations iterations" "$results/latest.txt"
+check "the results show where the marker's argument is computed: behind the NOP" \
+	awk '/disassembly of bench_loop_marker_args/ { p = 1; next } /disassembly of/ { p = 0 } p && /xchg +%ax,%ax|nop/ { found = 1 } END { exit !found }' "$results/latest.txt"
 check "the bench module refuses every bad input" \
 	sh -c '[ "$(grep -c "^bench: refused bad input" "$1")" = 8 ] && ! grep -q "^bench: accepted" "$1"' - "$guest_log"
 status=0
