@@ -2,7 +2,8 @@
 # tests/run itself, on a tree of made-up tests in the scratch directory: it
 # counts ok and not ok lines and skips apart, counts a test that fails
 # without saying so, kills a test that hangs (with what it started) after
-# TEST_TIMEOUT, counting it failed, instead of holding the whole run; and
+# TEST_TIMEOUT or its own "# timeout:", counting it failed, instead of
+# holding the whole run; and
 # what it prints is KTAP, a subtest with its plan per test file.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -52,7 +53,7 @@ check "the failing check is reported, numbered in its test" grep -qx '    not ok
 check "a test that fails without a not ok line counts as failed" \
 	grep -Eq '^    not ok 1 demo/30-silent-failure \(exit 3, ' "$scratch/out"
 check "the hung test is killed and counted failed, saying why" \
-	grep -Eq '^    not ok 2 killed after [0-9]+ s: longer than the per-test timeout \(TEST_TIMEOUT=5\)$' "$scratch/out"
+	grep -Eq '^    not ok 2 killed after [0-9]+ s: longer than its timeout \(5 s\)$' "$scratch/out"
 # ktap_valid FILE: the KTAP lines of FILE (without the summary) parse: a
 # version line, a plan of 5 test files, each with a subtest header and a
 # plan that matches its numbered results, and the top-level results
@@ -78,6 +79,19 @@ child=$(cat "$tree/tests/demo/hang-child.pid" 2>/dev/null) || child=""
 check "the hung test started its child (pid ${child:-none})" [ -n "$child" ]
 check "what the hung test started is killed too" killed "${child:-0}"
 [ -z "$child" ] || kill "$child" 2>/dev/null || true
+# A test's own "# timeout:" line, when TEST_TIMEOUT is not set
+mkdir -p "$tree/tests/own"
+cat >"$tree/tests/own/10-own-timeout.sh" <<'T'
+#!/bin/bash
+# timeout: 2
+sleep 30
+T
+chmod +x "$tree/tests/own/10-own-timeout.sh"
+status=0
+(unset TEST_TIMEOUT; TEST_LANES=1 timeout 120 "$tree/tests/run" own/ >"$scratch/own" 2>&1) || status=$?
+sed 's/^/# /' "$scratch/own"
+check "a test's own '# timeout: 2' line kills it after 2 s" \
+	grep -Eq '^    not ok [0-9]+ killed after [0-9]+ s: longer than its timeout \(2 s\)$' "$scratch/own"
 status=0
 TEST_TIMEOUT=soon "$tree/tests/run" >"$scratch/bad" 2>&1 || status=$?
 check "TEST_TIMEOUT=soon is refused (exit $status)" [ "$status" = 2 ]
