@@ -19,10 +19,11 @@ root_dir() {
 }
 
 # Run a command in the build root: chroot with proc, dev and a private /tmp,
-# plus each PATH given before "--" bind-mounted at the same path. It all
-# happens in a private mount namespace, so every mount disappears with the
-# command, also when it fails or is interrupted.
-#   in_build_root [PATH...] -- CMD...
+# plus each PATH given before "--" bind-mounted at the same path, or, given
+# as HOST_PATH=PATH, HOST_PATH at PATH. It all happens in a private mount
+# namespace, so every mount disappears with the command, also when it
+# fails or is interrupted.
+#   in_build_root [PATH | HOST_PATH=PATH...] -- CMD...
 # KM_CCACHE=no turns off the compiler cache that kernel_make puts in front
 # of gcc (CCACHE_DISABLE, same objects). The cache pays from a machine's
 # second kernel build on; a cold one makes each compile about 30% slower,
@@ -44,8 +45,8 @@ in_build_root() {
 		mount --rbind /dev "$root/dev"
 		mount -t tmpfs tmpfs "$root/tmp"
 		while [ "$1" != -- ]; do
-			mkdir -p "$root$1"
-			mount --bind "$1" "$root$1"
+			mkdir -p "$root${1#*=}"
+			mount --bind "${1%%=*}" "$root${1#*=}"
 			shift
 		done
 		shift

@@ -135,15 +135,24 @@ kernel_build_timestamp() {
 
 # Run make (or another command, with "--cmd") in kernel tree $1 in the build
 # root, with ccache. ccache keys on paths relative to the tree's parent, so
-# trees under other keys share its entries.
-#   kernel_make TREE [MAKE-ARGS...]    kernel_make TREE --cmd CMD...
+# trees under other keys share its entries. With --parent-from DIR, DIR is
+# mounted as the tree's parent: a copy of a tree is built at the path it
+# was built at, as kbuild and objtool record absolute paths, and a copy
+# at another path would be built again from scratch.
+#   kernel_make [--parent-from DIR] TREE [MAKE-ARGS...]
+#   kernel_make [--parent-from DIR] TREE --cmd CMD...
 kernel_make() {
-	local tree=$1 kdir
+	local tree kdir parent
+	if [ "$1" = --parent-from ]; then
+		parent=$2
+		shift 2
+	fi
+	tree=$1
 	shift
 	kdir=$(dirname "$tree")
 	mkdir -p "$cache_dir/ccache"
 	if [ "${1:-}" = --cmd ]; then shift; else set -- make "$@"; fi
-	in_build_root "$kdir" "$cache_dir/ccache" "$project_dir" -- \
+	in_build_root "${parent:-$kdir}=$kdir" "$cache_dir/ccache" "$project_dir" -- \
 		env -C "$tree" PATH=/usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin \
 		CCACHE_DIR="$cache_dir/ccache" CCACHE_BASEDIR="$kdir" CCACHE_NOHASHDIR=true \
 		CCACHE_MAXSIZE=5G KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=markers-build \

@@ -12,6 +12,8 @@
 . lib/kernel.sh
 
 debs=$(kernel/debs) || die "make debs failed"
+compiled=$(grep -c '^  CC ' "$debs/debs.log" || true)
+check "make debs compiled nothing: the kernel was built ($compiled compiles in its log)" [ "$compiled" = 0 ]
 kernel_entry=$(dirname "$(readlink -f build/kernel)")
 find "$kernel_entry" -newer "$kernel_entry/.built" >"$scratch/changed"
 check "make debs left the kernel's cache entry as kernel/build made it" \
