@@ -14,7 +14,11 @@
  *
  * Writing "<method> <iterations>" to /sys/kernel/debug/markers_bench/run
  * runs that loop in the writer's context and times it; reading the file
- * gives the last result as "<method> <iterations> <nanoseconds>".
+ * gives the last result as "<method> <iterations> <nanoseconds> <cpu>",
+ * where <cpu> is the CPU the whole run ran on, or -1 if it moved: a
+ * tracer's cost can depend on the CPU (bpftrace's perf event for a
+ * tracepoint sits on CPU 0 only), so the bench pins its loops to one CPU
+ * and checks here that they stayed there.
  * Methods: baseline, nop5, marker, tracepoint, kprobed, marker-probe and
  * tracepoint-probe (the marker or tracepoint loop with an empty in-kernel
  * probe registered for the run), and marker-args and marker-args-probe: a
@@ -213,17 +217,22 @@ static struct dentry *bench_dir;
 /* The loops' sum goes here, so that no loop is dead code */
 static u32 bench_sink;
 
-static u64 bench_run(const struct bench_method *method, u64 iterations)
+/* Sets *@cpu to the CPU the run stayed on, or to -1 if it moved */
+static u64 bench_run(const struct bench_method *method, u64 iterations,
+		     int *cpu)
 {
 	u64 done = 0, start;
 	u32 sum = 0;
 
+	*cpu = raw_smp_processor_id();
 	start = ktime_get_ns();
 	while (done < iterations) {
 		u32 count = min_t(u64, iterations - done, BENCH_CHUNK);
 
 		sum += method->loop((u32)done, count);
 		done += count;
+		if (raw_smp_processor_id() != *cpu)
+			*cpu = -1;
 		cond_resched();
 	}
 	WRITE_ONCE(bench_sink, sum);
@@ -237,7 +246,7 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	char buf[64], *count;
 	u64 iterations, ns;
 	unsigned int i;
-	int ret;
+	int ret, cpu;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -265,11 +274,11 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 		if (ret)
 			goto out;
 	}
-	ns = bench_run(method, iterations);
+	ns = bench_run(method, iterations, &cpu);
 	if (method->detach)
 		method->detach();
-	scnprintf(bench_result, sizeof(bench_result), "%s %llu %llu\n",
-		  method->name, iterations, ns);
+	scnprintf(bench_result, sizeof(bench_result), "%s %llu %llu %d\n",
+		  method->name, iterations, ns, cpu);
 	ret = len;
 out:
 	mutex_unlock(&bench_lock);

@@ -50,6 +50,8 @@ check "an off marker evaluates none of its arguments" \
 	grep -q "arguments of a marker that is off: evaluated 0 times in $iterations iterations" "$results/latest.txt"
 check "... which it does with a probe connected" \
 	grep -q "the same marker with an empty probe: evaluated $iterations times in $iterations iterations" "$results/latest.txt"
+check "every timed run stayed on the one CPU the loops are pinned to" \
+	sh -c 'grep -q "every timed run ran on CPU 1 alone" "$1" && ! grep -q "^bench: .* ran on CPU" "$2"' - "$results/latest.txt" "$guest_log"
 check "the results show where the marker's argument is computed: behind the NOP" \
 	awk '/disassembly of bench_loop_marker_args/ { p = 1; next } /disassembly of/ { p = 0 } p && /xchg +%ax,%ax|nop/ { found = 1 } END { exit !found }' "$results/latest.txt"
 check "the bench module refuses every bad input" \
