@@ -23,10 +23,10 @@ run_file=/sys/kernel/debug/markers_bench/run
 # The CPU every timed loop runs on. A tracer's cost can differ by CPU:
 # libbpf attaches bpftrace's tracepoint programs through one perf event,
 # on CPU 0, and bpftrace 0.23's programs return 1, so on CPU 0 alone each
-# event also goes through perf's sample path (perf_tp_event), four to six
-# times the cost of the rest, for a marker and a tracepoint alike. Loops left
-# to the scheduler landed on either CPU, which mixed both costs into the
-# rounds. CPU 1 times what the event itself costs.
+# event also goes through perf's sample path (perf_tp_event), three to
+# seven times the cost of the rest, for a marker and a tracepoint alike.
+# Loops left to the scheduler landed on either CPU, which mixed both
+# costs into the rounds. CPU 1 times what the event itself costs.
 bench_cpu=1
 
 # One timed run: the module times the loop and reports
