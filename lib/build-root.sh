@@ -5,6 +5,11 @@
 # shellcheck source=lib/cache.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cache.sh"
 
+# Where the root keeps OpenZFS's source package (guest-image/mkroot
+# downloads it, zfs/build unpacks it): a path inside the root.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+zfs_source_dir=/usr/local/src/openzfs
+
 root_key_inputs() {
 	cat "$project_dir/guest-image/root-packages" "$project_dir/guest-image/mkroot" \
 		"$project_dir/guest-image/stap-fix" "$project_dir/guest-image/stap-wrapper"
