@@ -12,7 +12,7 @@ SHELL := /bin/bash
 HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox clang-14 libclang-rt-14-dev
 
-.PHONY: help deps root kernel debs vendor image demo check check-series bench shell clean distclean \
+.PHONY: help deps root kernel debs vendor zfs image demo check check-series bench shell clean distclean \
 	kernel-debug vendor-debug image-debug check-debug
 
 help:
@@ -22,7 +22,7 @@ help:
 	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~17 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~5 min): bench/results/'
 	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
 	@echo 'make shell    an interactive root shell in the guest'
-	@echo 'make deps | root | kernel | vendor | image    the individual set-up steps'
+	@echo 'make deps | root | kernel | vendor | zfs | image    the individual set-up steps (zfs: OpenZFS on markers, zfs/README.md)'
 	@echo 'make debs     our kernel as Debian packages (linux-image, linux-headers with Module.markers) in build/debs'
 	@echo 'make clean    remove build/ (the caches in $${KM_CACHE:-/var/cache/kernel-markers} stay)'
 
@@ -60,7 +60,14 @@ vendor: kernel
 	@$(MAKE) -s -C vendor-module
 	@kernel/view >/dev/null
 
-image: vendor
+# OpenZFS's spl.ko and zfs.ko with the markers backend of zfs/patches,
+# built from Debian's zfs-dkms source against our kernel (zfs/build); their
+# markers go into the view's Module.markers too.
+zfs: kernel
+	@ln -sfn "$$(zfs/build)" build/zfs
+	@kernel/view >/dev/null
+
+image: vendor zfs
 	@ln -sfn "$$(guest-image/mkimage)" build/guest.img
 
 demo: image
