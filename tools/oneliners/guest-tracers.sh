@@ -1,14 +1,14 @@
 #!/bin/bash
 # The guest side of one tracers.md entry (tools/oneliners/oneliners copies
 # it into the guest's /mnt/host as guest.sh): /mnt/host holds
-# oneliner.sh, workload.sh and settings (params, ends). Loads acme_xa,
-# runs the one-liner as at a terminal (Ctrl-C, or --ends) and prints its
+# oneliner.sh, workload.sh and settings (params, ends, setup). Loads
+# acme_xa (or runs setup instead: zfs.md's pool), runs the one-liner as at a terminal (Ctrl-C, or --ends) and prints its
 # output, then "@@ " lines: the one-liner's exit status and what it left
 # set in tracefs. Not set -e: a one-liner or workload that fails is
 # reported, not the end of the run.
 set -u
 cd /tmp || exit 4
-params="" ends=0
+params="" ends=0 setup=""
 # shellcheck source=/dev/null # written by the runner for each entry
 . /mnt/host/settings
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
@@ -26,8 +26,12 @@ leftovers() {
 	done
 	[ "$(cat /sys/kernel/tracing/tracing_on)" = 1 ] || echo "@@ left set: tracing_on is 0"
 }
-# shellcheck disable=SC2086 # the parameters are words on purpose
-modprobe acme_xa $params || { echo "@@ modprobe acme_xa $params failed"; exit 4; }
+if [ -n "$setup" ]; then
+	bash -c "$setup" >/tmp/setup.log 2>&1 || { echo "@@ setup failed: $setup"; cat /tmp/setup.log; exit 4; }
+else
+	# shellcheck disable=SC2086 # the parameters are words on purpose
+	modprobe acme_xa $params || { echo "@@ modprobe acme_xa $params failed"; exit 4; }
+fi
 if [ "$ends" = 1 ]; then
 	bash /mnt/host/workload.sh >/tmp/workload.log 2>&1
 	# through a pipe, as in the background case: perf would start a pager on the console
