@@ -129,8 +129,6 @@ evaluated_by() {
 note
 note "arguments of a marker that is off: evaluated $(evaluated_by marker-args) times in $iterations iterations"
 note "the same marker with an empty probe: evaluated $(evaluated_by marker-args-probe) times in $iterations iterations"
-note
-note "every timed run ran on CPU $bench_cpu alone (taskset; the module reports the CPU of each run)"
 
 echo "== no tracer: baseline, NOP, marker and tracepoint off, and with empty probes"
 label baseline 'the loop, no instrumentation point'
@@ -246,4 +244,8 @@ stap_all_markers_exit() {
 	echo $(($(date +%s%N) - start))
 }
 echo "time stap-exit $(median_of_3 stap_all_markers_exit) SystemTap session on kernel.mark(\"*\") ($(grep -c . /sys/kernel/debug/markers/list) markers): Ctrl-C to exit (median of 3)" >>"$raw"
+# Written last, of the runs recorded: one_run records a run only after the
+# module said it ran on CPU $bench_cpu, and stops the session otherwise
+note
+note "every timed run ran on CPU $bench_cpu alone ($(grep -c '^run ' "$raw") runs; taskset, and the module reports the CPU of each run)"
 echo "== done"
