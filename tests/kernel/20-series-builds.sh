@@ -33,7 +33,10 @@ n=${#patches[@]}
 built=0
 for i in $(seq 1 "$n"); do
 	patch=${patches[$((i - 1))]}
-	if [ -e "$sdir/.built-$i" ]; then
+	if [ -e "$sdir/.built-$i" ] && head -n 1 "$sdir/build-$i.log" | grep -q '^nothing built: '; then
+		built=$((built + 1))
+		ok "after patch $i ($patch) the kernel builds as after patch $((i - 1)) ($(head -n 1 "$sdir/build-$i.log"))"
+	elif [ -e "$sdir/.built-$i" ]; then
 		built=$((built + 1))
 		ok "after patch $i ($patch) the kernel builds (states config, $(cat "$sdir/.built-$i") s)"
 	elif [ -e "$sdir/.failed-$i" ]; then
