@@ -2,9 +2,9 @@
 # The guest side of one tracers.md entry (tools/oneliners/oneliners copies
 # it into the guest's /mnt/host as guest.sh): /mnt/host holds
 # oneliner.sh, workload.sh and settings (params, ends, setup). Loads
-# acme_xa (or runs setup instead: zfs.md's pool), runs the one-liner as at a terminal (Ctrl-C, or --ends) and prints its
-# output, then "@@ " lines: the one-liner's exit status and what it left
-# set in tracefs. Not set -e: a one-liner or workload that fails is
+# acme_xa (or runs setup instead: zfs.md's pool), runs the one-liner as
+# at a terminal (Ctrl-C, or --ends) and prints its output, then "@@ "
+# lines: the one-liner's exit status and what it left set in tracefs. Not set -e: a one-liner or workload that fails is
 # reported, not the end of the run.
 set -u
 cd /tmp || exit 4
