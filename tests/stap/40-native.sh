@@ -10,8 +10,8 @@
 # its own root, as a machine has them after its first compile (see
 # stap-scripts/run): 3 minutes under TCG instead of 13, of which the
 # probes were 10. Should the header stop matching the guest's, the
-# guest's stap runs the probes itself and the last check fails: the
-# test still compiles, but slowly.
+# guest's stap runs the probes itself: the script still compiles, slowly,
+# and the check that the guest used the host's header fails.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
