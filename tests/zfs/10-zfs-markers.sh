@@ -23,6 +23,7 @@ figure "$(wc -l <"$scratch/names") markers in spl.ko and zfs.ko"
 
 share=$scratch/share
 mkdir -p "$share"
+cp zfs/example-pool.sh "$share/"
 cat >"$share/txg.stp" <<'STP'
 global events
 probe kernel.mark("zfs_txg__synced") { events++; printf("synced %d\n", $arg1) }

@@ -7,7 +7,8 @@
 # half checks the two agree. Then zfs_set__error for a failing zfs
 # create, the policy knob, and zfs.ko force-loaded. Prints each part
 # under a "== PART" line; "== done" at the end. SystemTap's modules
-# (txg.ko, seterr.ko) come compiled in /mnt/host.
+# (txg.ko, seterr.ko) come compiled in /mnt/host, with the pool's set-up
+# (zfs/example-pool.sh), which makes the pool tank.
 cd /mnt/host || exit 1
 T=/sys/kernel/debug/tracing
 E=$T/events/markers
@@ -50,9 +51,7 @@ awk -F'\t' '$2 == "zfs" || $2 == "spl" { print "marker", $1, $2, $4 }' $list | s
 bpftrace -l 'tracepoint:markers:zfs_*' | sed 's/^/listed /' | sort
 
 echo "== pool"
-truncate -s 256M /var/tmp/vdev0
-zpool create -O mountpoint="/$pool" "$pool" /var/tmp/vdev0
-zfs create "$pool/data"
+sh /mnt/host/example-pool.sh
 zpool list -H -o name,health "$pool"
 
 echo "== stap"
@@ -87,8 +86,7 @@ echo "== set_error"
 # zfs create of a dataset that exists is refused by libzfs, before any
 # ioctl: the kernel says nothing. A rename onto it is refused by the
 # kernel, with EEXIST; the marker names the function, file and line of
-# the SET_ERROR that refused it.
-zfs create "$pool/other"
+# the SET_ERROR that refused it. (The pool's set-up made tank/other.)
 staprun -o /tmp/seterr.out seterr.ko &
 stap=$!
 for _ in $(seq 100); do grep -q "^zfs_set__error	.*	on	" $list && break; sleep 0.2; done
