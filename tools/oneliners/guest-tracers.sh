@@ -27,7 +27,7 @@ leftovers() {
 	[ "$(cat /sys/kernel/tracing/tracing_on)" = 1 ] || echo "@@ left set: tracing_on is 0"
 }
 if [ -n "$setup" ]; then
-	bash -c "$setup" >/tmp/setup.log 2>&1 || { echo "@@ setup failed: $setup"; cat /tmp/setup.log; exit 4; }
+	bash -c "$setup" >/tmp/setup.log 2>&1 || { echo "@@ setup failed, its output:"; cat /tmp/setup.log; exit 4; }
 else
 	# shellcheck disable=SC2086 # the parameters are words on purpose
 	modprobe acme_xa $params || { echo "@@ modprobe acme_xa $params failed"; exit 4; }
