@@ -104,7 +104,16 @@ struct strbuf {
 void sb_free(struct strbuf *b);
 int sb_append(struct strbuf *b, const void *data, size_t n);
 
-/* Append "name\tmodule\tformat\n" lines for every marker of the set. */
+/*
+ * Append fmt as its arguments travel through "..." (no h or hh; z, Z, t as
+ * l; j, L, q as ll), the form of Module.markers.
+ */
+int sb_append_format_travel(struct strbuf *out, const char *fmt);
+
+/*
+ * Append "name\tmodule\tformat\n" lines for every marker of the set, each
+ * format as its arguments travel (sb_append_format_travel).
+ */
 int markers_format_lines(struct strbuf *out, const char *module,
 			 const struct marker_set *set);
 

@@ -41,6 +41,46 @@ int sb_append(struct strbuf *b, const void *data, size_t n)
 	return 0;
 }
 
+/*
+ * Append format fmt as its arguments travel through "...", as modpost
+ * writes Module.markers and the kernel matches probes (marker_format_equal):
+ * no h or hh, which only narrow an int; z, Z and t as l; j, L and q as ll.
+ * SystemTap 5.1-5.5 know l and ll only: "%hd" makes a probe gcc rejects,
+ * and "%zu" is not counted, so every later $argN is another argument.
+ */
+int sb_append_format_travel(struct strbuf *out, const char *fmt)
+{
+	const char *p = fmt;
+
+	while (*p) {
+		const char *run = p;
+
+		if (*p != '%' || p[1] == '%') {
+			p += *p == '%' ? 2 : 1;
+			if (sb_append(out, run, (size_t)(p - run)))
+				return -1;
+			continue;
+		}
+		p++;
+		while (*p && strchr("-+ #0123456789.*", *p))
+			p++;
+		if (sb_append(out, run, (size_t)(p - run)))
+			return -1;
+		if (*p == 'h') {
+			p += p[1] == 'h' ? 2 : 1;
+		} else if (*p == 'z' || *p == 'Z' || *p == 't') {
+			if (sb_append(out, "l", 1))
+				return -1;
+			p++;
+		} else if (*p == 'j' || *p == 'L' || *p == 'q') {
+			if (sb_append(out, "ll", 2))
+				return -1;
+			p++;
+		}
+	}
+	return 0;
+}
+
 int markers_format_lines(struct strbuf *out, const char *module,
 			 const struct marker_set *set)
 {
@@ -53,7 +93,7 @@ int markers_format_lines(struct strbuf *out, const char *module,
 		    sb_append(out, "\t", 1) ||
 		    sb_append(out, module, mlen) ||
 		    sb_append(out, "\t", 1) ||
-		    sb_append(out, m->format, strlen(m->format)) ||
+		    sb_append_format_travel(out, m->format) ||
 		    sb_append(out, "\n", 1))
 			return -1;
 	}

@@ -137,6 +137,18 @@ elftool gen "$W/sameformat.o" \
 expect_out "same name with different formats are distinct markers" \
 	$'ev\tsameformat\ta %d\nev\tsameformat\tb %s\nev\tsameformat\t\n' \
 	"$bin" "$W/sameformat.o"
+# Module.markers holds formats as their arguments travel: what SystemTap
+# 5.1-5.5 can read (they know l and ll only) and the kernel matches
+elftool gen "$W/travel.o" \
+	'__markers_strings=ev\0s %hd c %hhx z %zu Z %Zd t %td j %jd L %Lu q %qd w %#08hx 100%% %s\0'
+expect_out "formats are written as their arguments travel (h, hh, z, Z, t, j, L, q)" \
+	$'ev\ttravel\ts %d c %x z %lu Z %ld t %ld j %lld L %llu q %lld w %#08x 100%% %s\n' \
+	"$bin" "$W/travel.o"
+elftool gen "$W/travel-edge.o" \
+	'__markers_strings=a\0%%hd %h\0b\0end %\0c\0%-+ #0*.*hhu%hz\0'
+expect_out "... a %% stays, and a conversion cut short or at the end is kept" \
+	$'a\ttravel_edge\t%%hd %\nb\ttravel_edge\tend %\nc\ttravel_edge\t%-+ #0*.*u%z\n' \
+	"$bin" "$W/travel-edge.o"
 expect_out "file without markers prints nothing" "" "$bin" "$S/nomarkers.o"
 run "$bin" -v "$S/nomarkers.o"
 check "-v notes a file without markers (exit 0)" \
