@@ -8,7 +8,8 @@
  *   writing N to "fire" fires the good markers N times with the values
  *   of markers_test_values.h;
  * - writing N to "fire_odd" fires, N times: test_bad_untyped, whose
- *   format has a conversion a trace event cannot type (%zu);
+ *   format has a conversion a trace event cannot type (%qd: gcc takes
+ *   it, printk does not);
  *   test_gpl_args, the name of a marker of markers_gpl.ko with another
  *   format; and test_bad_strings, whose %s arguments are NULL, an
  *   address that cannot be read, and a string.
@@ -42,7 +43,7 @@ static int fire_odd_set(const char *val, const struct kernel_param *kp)
 	if (times > MT_FIRE_MAX)
 		return -ERANGE;
 	while (times--) {
-		trace_mark(test_bad_untyped, "size %zu", sizeof(bad_record));
+		trace_mark(test_bad_untyped, "size %qd", (long long)sizeof(bad_record));
 		trace_mark(test_gpl_args, "other %d", 1);
 		trace_mark(test_bad_strings, "null %s bad %s good %s",
 			   no_string, bad_string, "ok");

@@ -3,8 +3,10 @@
  * A GPL module that registers and unregisters marker probes over and over,
  * for the stress tests:
  *
- * hold=NAME     registers a counting probe on the markers NAME for as long
- *               as the test wants (up to CHURN_HOLD_MAX names at once);
+ * hold=NAME [FORMAT]  registers a counting probe on the markers NAME for
+ *               as long as the test wants (up to CHURN_HOLD_MAX names at
+ *               once), expecting FORMAT if given (the rest of the line),
+ *               else the format of the sites;
  * release=NAME  unregisters it;
  * held          (read) one line "NAME HITS" per held probe;
  * open_path=P   registers a probe on the core marker fs_open that counts
@@ -30,6 +32,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -79,21 +82,35 @@ static struct hold_slot *find_hold(const char *name)
 
 static int hold_set(const char *val, const struct kernel_param *kp)
 {
-	char name[MARKER_NAME_MAX];
+	char name[MARKER_NAME_MAX], *format = NULL;
 	struct hold_slot *slot;
+	const char *rest;
 	int ret = parse_name(val, name);
 
 	if (ret)
 		return ret;
-	if (find_hold(name))
-		return -EBUSY;
+	rest = skip_spaces(val) + strlen(name);
+	if (*rest == ' ') {
+		format = kstrndup(rest + 1, strcspn(rest + 1, "\n"), GFP_KERNEL);
+		if (!format)
+			return -ENOMEM;
+	}
+	if (find_hold(name)) {
+		ret = -EBUSY;
+		goto out;
+	}
 	slot = find_hold("");
-	if (!slot)
-		return -ENOSPC;
+	if (!slot) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	atomic_long_set(&slot->hits, 0);
-	ret = marker_probe_register(name, NULL, count_probe, &slot->hits);
+	ret = marker_probe_register(name, format, count_probe, &slot->hits);
 	if (!ret)
 		strscpy(slot->name, name, sizeof(slot->name));
+out:
+	/* The marker core keeps a copy of the format it records */
+	kfree(format);
 	return ret;
 }
 
