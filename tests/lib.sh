@@ -83,6 +83,32 @@ guest_half() {
 	cat "$project_dir/tests/ktap.sh" "$file"
 }
 
+# guest_ktap FILE: pass on the results of a guest half that checks itself,
+# and its other lines as comments
+# and prints KTAP with its plan first ("1..N", then N results, "ok [N] -
+# ..." or "not ok [N] - ..."), as results of this test, and fail if there is no
+# plan before the first result or the results do not match it (a guest
+# that died half-way, a case that reported twice).
+guest_ktap() {
+	local file=$1 plan results
+	# Its other lines (diagnostics, what it ran) as comments
+	grep -vE '^(not )?ok( [0-9]+)?( |$)|^1\.\.[0-9]+$' "$file" | sed 's/^/# /' || true
+	plan=$(grep -m1 -E '^(1\.\.[0-9]+|(not )?ok( |$))' "$file" | sed -n 's/^1\.\.//p')
+	results=$(grep -cE '^(not )?ok( [0-9]+)?( |$)' "$file" || true)
+	while IFS= read -r line; do
+		case $line in
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		*" # SKIP "*) line=${line#ok - } && skip "${line%% # SKIP *}" "${line#* # SKIP }" ;;
+		*) ok "${line#ok - }" ;;
+		esac
+	done < <(grep -E '^(not )?ok( [0-9]+)?( |$)' "$file" | sed -E 's/^(not )?ok( [0-9]+)? ?(- )?/\1ok - /')
+	if [ -z "$plan" ]; then
+		not_ok "the guest printed its plan before its results ($results results, no plan)"
+	else
+		check "the guest's $results results are its plan of $plan" [ "$results" = "$plan" ]
+	fi
+}
+
 # The scratch directory of a test, removed at exit.
 scratch=$(mktemp -d /tmp/markers-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
