@@ -27,6 +27,6 @@ suite() {
 	check "the suite $name ran its cases ($cases, at least $min)" [ "$cases" -ge "$min" ]
 	check "the suite $name as a whole passed" grep -qx "ok [0-9]* $name" "$scratch/ktap"
 }
-suite markers 20
-suite markers_events 4
+suite markers 21
+suite markers_events 9
 finish

@@ -54,8 +54,13 @@ echo 0 > $T/instances/mk/events/markers/acme_cmd_complete/enable
 rmdir $T/instances/mk
 echo "== policy"
 echo deny > $knob
-echo 1 > $E/acme_cmd_submit/enable || echo "enable under deny refused"
+echo > $T/trace
+echo 1 > $E/acme_cmd_submit/enable && echo "enable under deny: ok"
 echo "enabled under deny: $(cat $E/acme_cmd_submit/enable)"
+acmectl run --count 10 >/dev/null
+echo "submits enabled under deny: $(trace_lines "acme_cmd_submit: id")"
+echo 1 > $E/enable && echo "enable every marker event under deny: ok"
+echo 0 > $E/enable
 echo allow > $knob
 echo 1 > $E/acme_cmd_submit/enable && echo "enable under allow: ok"
 echo "== deny while enabled"

@@ -106,8 +106,9 @@ grep -o "zfs_set__error: .*" $T/trace | sed "s/^/ftrace /"
 
 echo "== deny"
 echo deny >$knob
-echo 1 >$E/zfs_txg__synced/enable 2>/dev/null || echo "enable under deny refused"
+echo 1 >$E/zfs_txg__synced/enable && echo "enable under deny: ok"
 echo "enabled under deny: $(cat $E/zfs_txg__synced/enable)"
+echo 0 >$E/zfs_txg__synced/enable
 awk -F'\t' '$1 == "zfs_txg__synced" { print "listed under deny:", $4, $6 }' $list
 staprun -o /tmp/stap.out txg.ko &
 stap=$!
