@@ -1,28 +1,37 @@
 #!/bin/bash
-# In the guest: the kernel's own ftrace selftests (ftracetest, from the
-# kernel tree at $1) and the markers' cases in the same form (/mnt/host/
-# markers/*.tc, test modules in /mnt/host/modules), with acme_xa installed.
+# In the guest: ftracetest (from the kernel tree at $1) on either the
+# kernel's own ftrace selftests ($2 = stock: its test.d) or the markers'
+# cases in the same form ($2 = markers: /mnt/host/markers/*.tc, test
+# modules in /mnt/host/modules), with acme_xa installed.
 # Checks itself and prints KTAP, its plan first: one result per case run
 # (a case flagged "instance" runs twice), PASS and XFAIL passing, FAIL,
 # UNRESOLVED and UNDEFINED failing, but where /mnt/host/expected names
 # the case, the result it gives and why: then it is skipped, with why.
-# checkbashisms also checks the markers' cases, and the selftest the
-# series adds, on their own.
+# With the markers' cases, checkbashisms also checks them, and the
+# selftest the series adds, on their own.
 set -u
 kdir=$1
+suite=$2
 ft=$kdir/tools/testing/selftests/ftrace
-cases=$(find "$ft/test.d" /mnt/host/markers -name '*.tc' | sort)
+case $suite in
+stock) dir=$ft/test.d ;;
+markers) dir=/mnt/host/markers ;;
+*) echo "usage: ftracetest.sh KERNEL-TREE stock|markers" >&2; exit 2 ;;
+esac
+cases=$(find "$dir" -name '*.tc' | sort)
 runs=0
 for tc in $cases; do
 	runs=$((runs + 1))
 	! grep -q '^#[ \t]*flags:.*instance' "$tc" || runs=$((runs + 1))
 done
-echo "1..$((runs + 2))"
+extra=1
+[ "$suite" = stock ] || extra=2
+echo "1..$((runs + extra))"
 # loopback, for the cases that ping 127.0.0.1 (a machine has it up)
 ip link set lo up
 export MARKERS_TEST_MODULES=/mnt/host/modules
 start=$(date +%s)
-(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs test.d /mnt/host/markers) >/tmp/ftracetest.out 2>&1
+(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs "$dir") >/tmp/ftracetest.out 2>&1
 status=$?
 sed 's/^/# /' /tmp/ftracetest.out
 echo "# ftracetest exited $status after $(($(date +%s) - start)) s (time under TCG)"
@@ -44,13 +53,15 @@ awk -F'\t' -v expected=/mnt/host/expected '
 		else print "not ok " n " - " desc ": " res
 	}
 	END { print "# " n + 0 " cases reported" > "/tmp/ftracetest.count" }' /tmp/ftracetest.out
-own=$(find /mnt/host/markers -name '*.tc'; echo "$ft/test.d/trigger/inter-event/trigger-hist-var-module.tc")
-# shellcheck disable=SC2086 # one file per word
-if checkbashisms $own >/tmp/bashisms 2>&1; then
-	echo "ok $((runs + 2)) - checkbashisms finds nothing in the markers' cases and the series' selftest"
-else
-	sed 's/^/# /' /tmp/bashisms
-	echo "not ok $((runs + 2)) - checkbashisms finds bashisms in the markers' cases or the series' selftest"
+if [ "$suite" = markers ]; then
+	own=$(find /mnt/host/markers -name '*.tc'; echo "$ft/test.d/trigger/inter-event/trigger-hist-var-module.tc")
+	# shellcheck disable=SC2086 # one file per word
+	if checkbashisms $own >/tmp/bashisms 2>&1; then
+		echo "ok $((runs + 2)) - checkbashisms finds nothing in the markers' cases and the series' selftest"
+	else
+		sed 's/^/# /' /tmp/bashisms
+		echo "not ok $((runs + 2)) - checkbashisms finds bashisms in the markers' cases or the series' selftest"
+	fi
 fi
 reported=$(sed -n 's/^# \([0-9]*\) cases reported$/\1/p' /tmp/ftracetest.count)
 if [ "$reported" = "$runs" ]; then
