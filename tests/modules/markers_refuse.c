@@ -5,8 +5,9 @@
  * test_conv_wide (a width beyond what vsnprintf() takes),
  * test_conv_longconv (a conversion longer than 24 characters) and
  * test_conv_longfmt (a format longer than 1024 characters, which
- * markers-elf does not merge into Module.markers either). Writing N to
- * "fire" fires each N times.
+ * markers-elf does not merge into Module.markers either) and
+ * test_conv_symbols (six symbols, %pS with a width before the 'p', whose
+ * names a line could not hold). Writing N to "fire" fires each N times.
  */
 #include <linux/kernel.h>
 #include <linux/marker.h>
@@ -35,6 +36,10 @@ static int fire_set(const char *val, const struct kernel_param *kp)
 		trace_mark(test_conv_longconv, "v %-8.0000000000000000002llx after %u",
 			   0x1234ULL, 51966U);
 		trace_mark(test_conv_longfmt, MR_LONG_TEXT " after %u", 51966U);
+		trace_mark(test_conv_symbols,
+			   "s %20pS %20pS %20pS %20pS %20pS %20pS after %u",
+			   fire_set, fire_set, fire_set, fire_set, fire_set,
+			   fire_set, 51966U);
 	}
 	return 0;
 }
