@@ -15,7 +15,9 @@
  *               own; open_hits (read) is that count;
  * churn="N NAME..."  N cycles of: register a counting probe on every NAME
  *               and on this module's own marker markers_churn_tick, fire
- *               that marker once, unregister them all (synchronously);
+ *               that marker once, unregister them all (each with
+ *               marker_probe_unregister_nosync(), then one
+ *               marker_synchronize_unregister(), the batch form);
  *               the write returns when the N cycles are done;
  * churn_stats   (read) "cycles C failures F tick_hits T hits H": cycles
  *               done, registrations or unregistrations that failed, hits
@@ -237,13 +239,16 @@ static void churn_once(char (*names)[MARKER_NAME_MAX], unsigned int n,
 	if (!tick)
 		churn_failures++;
 	trace_mark(markers_churn_tick, "cycle %u", cycle);
-	if (tick && marker_probe_unregister("markers_churn_tick", count_probe,
-					    &tick_hits))
+	if (tick && marker_probe_unregister_nosync("markers_churn_tick",
+						   count_probe, &tick_hits))
 		churn_failures++;
 	for (i = 0; i < n; i++)
 		if (registered[i] &&
-		    marker_probe_unregister(names[i], count_probe, &churn_hits))
+		    marker_probe_unregister_nosync(names[i], count_probe,
+						   &churn_hits))
 			churn_failures++;
+	/* The batch form: one grace period for the cycle's probes */
+	marker_synchronize_unregister();
 }
 
 static int churn_set(const char *val, const struct kernel_param *kp)
