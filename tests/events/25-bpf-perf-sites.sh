@@ -7,7 +7,8 @@
 # so attaching failed or passed at random, and a program could read past
 # the record): bpf-ctx-read attaches programs that read at the end of a
 # record and past it; and perf record's samples point at the marker's
-# site in its module, not into the tracing code.
+# site in its module, not into the tracing code, and so do the first
+# frames of their callchains.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -37,5 +38,10 @@ check "... and one reading past its record is refused" grep -qx 'test_gpl_args r
 check "perf record took 3 samples of markers:test_gpl_args" [ "$(grep -c '^site: markers:test_gpl_args: ' "$o")" = 3 ]
 check "... each at the marker's site, fire_set of markers_gpl" \
 	[ "$(grep -cE '^site: markers:test_gpl_args: +[0-9a-f]+ fire_set \(/lib/modules/.*/markers_gpl\.ko\)$' "$o")" = 3 ]
+chains_start_at_site() {
+	[ "$(grep -c '^chain: ' "$o")" = 2 ] && [ "$(grep -cx 'chain: fire_set' "$o")" = 2 ]
+}
+check "perf record -g took 2 samples, their callchains starting at the site, fire_set (issue 38)" \
+	chains_start_at_site
 check "the guest ran to the end" [ "$guest_status" = 0 ]
 finish

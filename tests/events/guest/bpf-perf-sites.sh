@@ -3,7 +3,8 @@
 # fields over N loads of markers_gpl ("round R: @n: N"); bpf-ctx-read, built
 # here from /mnt/host, reads at the end of records and past them ("EV record
 # ends at: N", "EV read ...: attached|refused: ..."); perf record's samples
-# of test_gpl_args with their sites ("site: ..."); "== done" at the end.
+# of test_gpl_args with their sites ("site: ..."), and the first frame of
+# their callchains ("chain: FUNCTION"); "== done" at the end.
 fire=/sys/module/markers_gpl/parameters/fire
 echo "== noargs"
 for round in $(seq "$ROUNDS"); do
@@ -37,5 +38,8 @@ depmod
 modprobe markers_gpl
 perf record -q -a -e markers:test_gpl_args -o /tmp/p.data -- sh -c "echo 3 > $fire" >/dev/null 2>&1
 perf script -i /tmp/p.data -F event,ip,sym,dso 2>/dev/null | sed "s/^ */site: /"
+# With callchains: the first frame of each ("chain: ...") is the site's
+perf record -q -g -e markers:test_gpl_args -o /tmp/g.data -- sh -c "echo 2 > $fire" >/dev/null 2>&1
+perf script -i /tmp/g.data -F ip,sym 2>/dev/null | awk '/^$/ { first = 1; next } first { sub(/^[ \t]*/, ""); print "chain: " $2; first = 0 }' first=1
 rmmod markers_gpl
 echo "== done"
