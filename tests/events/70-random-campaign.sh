@@ -20,8 +20,9 @@
 # at boot, a fresh twin and acme_xa counting exactly.
 #
 # Scale: KM_STRESS=full (make check-debug) 3 seeds of 300 operations,
-# else 2 seeds of 40 (make check: about a minute). The seeds are the
-# day's (YYYYMMDD01, 02, ...), so a day's runs repeat each other;
+# else 2 seeds of 40 (make check: about a minute). make check's seeds
+# are 1 and 2, always; check-debug's are the day's (YYYYMMDD01, 02, ...),
+# so a day's runs repeat each other and each day explores new sequences;
 # KM_SEED="S ..." runs those seeds instead, KM_OPS=N that many operations
 # per seed. Each seed's figure ends with its replay command. A seed fixes
 # the sequence of operations, not their timing (background tracers).
@@ -39,6 +40,10 @@ ops=${KM_OPS:-$ops_default}
 case $ops in '' | *[!0-9]* | 0) die "KM_OPS is a number of operations, not '$ops'" ;; esac
 if [ -n "${KM_SEED:-}" ]; then
 	read -r -a seeds <<<"${KM_SEED//,/ }"
+elif [ "$scale" = reduced ]; then
+	# make check's seeds are fixed: the same commit runs the same
+	# operations on every machine and every day
+	seeds=(1 2)
 else
 	day=$(date -u +%Y%m%d)
 	seeds=()
