@@ -13,11 +13,14 @@ echo "perf record: $?"
 perf report -D -i /tmp/r.data 2>/dev/null >/tmp/r.dump
 grep -c "PERF_RECORD_SAMPLE" /tmp/r.dump | sed "s/^/samples: /"
 grep -c "PERF_RECORD_LOST" /tmp/r.dump | sed "s/^/lost records: /"
-# Each sample (PERF_RECORD_SAMPLE, type 9), its bytes in hex on one line
+# Each sample (PERF_RECORD_SAMPLE, type 9), its bytes in hex on one line:
+# as many as "raw event: size N bytes" says, since the dump's ASCII column
+# follows the bytes and may begin with a word that looks like one ("a1 u"
+# for the bytes 61 31 20 75)
 awk "function out() { if (raw ~ /^09 /) print raw; raw = \"\" }
-	/raw event: size/ { out(); inraw = 1; next }
+	/raw event: size/ { out(); inraw = 1; size = \$0; sub(/.*raw event: size /, \"\", size); size += 0; got = 0; next }
 	inraw && /^\. *[0-9a-f]+: / { sub(/^\. *[0-9a-f]+: +/, \"\"); n = split(\$0, b, \" \");
-		for (i = 1; i <= n && b[i] ~ /^[0-9a-f][0-9a-f]\$/; i++) raw = raw b[i] \" \"; next }
+		for (i = 1; i <= n && got < size && b[i] ~ /^[0-9a-f][0-9a-f]\$/; i++) { raw = raw b[i] \" \"; got++ }; next }
 	{ inraw = 0 }
 	END { out() }" /tmp/r.dump >/tmp/r.raw
 wc -l </tmp/r.raw | sed "s/^/raw records: /"
