@@ -5,7 +5,10 @@
 # results itself and prints KTAP (tests/events/guest/ftracetest.sh); a
 # case that does not pass is skipped only where tests/ftrace/expected says
 # what it reports and why. Any kernel report fails it. The markers' own
-# cases run in tests/events/61-markers-ftracetest.sh.
+# cases run in tests/events/61-markers-ftracetest.sh. The suite's
+# "Meta-selftest: Checkbashisms" case reads scripts, not the kernel: it
+# runs here on the host, natively, with what it finds checked against
+# tests/ftrace/bashisms.
 # timeout: 2400
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -13,6 +16,26 @@
 share=$scratch/share
 mkdir -p "$share"
 cp tests/ftrace/expected "$share/expected"
+
+# "Meta-selftest: Checkbashisms", as test.d/selftest/bashisms.tc runs it:
+# ftracetest, test.d/functions and every case, with the build root's
+# checkbashisms (the guest's)
+ft=$kbuild/tools/testing/selftests/ftrace
+mapfile -t scripts < <(echo "$ft/ftracetest"; echo "$ft/test.d/functions"; find "$ft/test.d" -name '*.tc' | sort)
+build/root/usr/bin/checkbashisms "${scripts[@]}" >"$scratch/bashisms" 2>&1 || true
+sed 's/^/# /' "$scratch/bashisms"
+found=$(sed -n "s|^possible bashism in $ft/\(.*\) line [0-9]* .*|\1|p" "$scratch/bashisms" | sort -u)
+known=$(grep -v '^#' tests/ftrace/bashisms | cut -f1 | sort -u)
+unreadable=$(grep -c '^cannot open' "$scratch/bashisms" || true)
+check "checkbashisms read the ${#scripts[@]} scripts of the ftrace selftests, as test.d/selftest/bashisms.tc does, on the host ($unreadable unreadable)" \
+	test "$(("${#scripts[@]}" > 50 && unreadable == 0))" = 1
+for file in $(comm -23 <(echo "$found") <(echo "$known")); do
+	not_ok "checkbashisms finds a bashism in $file, which tests/ftrace/bashisms does not list"
+done
+for file in $known; do
+	check "checkbashisms finds in $file what tests/ftrace/bashisms says ($(grep -F "$file" tests/ftrace/bashisms | cut -f2))" \
+		grep -qxF "$file" <<<"$found"
+done
 
 guest_status=0
 "$vm" run --share "$share" --timeout 2100 -- bash -c "$(guest_half ftracetest)" ftracetest "$kbuild" stock \

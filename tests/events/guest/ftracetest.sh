@@ -13,12 +13,15 @@ set -u
 kdir=$1
 suite=$2
 ft=$kdir/tools/testing/selftests/ftrace
+# The stock suite's "Meta-selftest: Checkbashisms" case reads scripts and
+# no kernel: it runs on the host, natively (tests/events/60-ftracetest.sh),
+# and not here, where it took 97 s of TCG time.
 case $suite in
-stock) dir=$ft/test.d ;;
-markers) dir=/mnt/host/markers ;;
+stock) dir=$ft/test.d; not_here=$dir/selftest/bashisms.tc ;;
+markers) dir=/mnt/host/markers; not_here= ;;
 *) echo "usage: ftracetest.sh KERNEL-TREE stock|markers" >&2; exit 2 ;;
 esac
-cases=$(find "$dir" -name '*.tc' | sort)
+cases=$(find "$dir" -name '*.tc' | grep -vxF "${not_here:-/}" | sort)
 runs=0
 for tc in $cases; do
 	runs=$((runs + 1))
@@ -31,7 +34,8 @@ echo "1..$((runs + extra))"
 ip link set lo up
 export MARKERS_TEST_MODULES=/mnt/host/modules
 start=$(date +%s)
-(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs "$dir") >/tmp/ftracetest.out 2>&1
+# shellcheck disable=SC2086 # one case per word
+(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs $cases) >/tmp/ftracetest.out 2>&1
 status=$?
 sed 's/^/# /' /tmp/ftracetest.out
 echo "# ftracetest exited $status after $(($(date +%s) - start)) s (time under TCG)"
