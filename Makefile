@@ -13,7 +13,7 @@ HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	xz-utils gcc gcc-multilib make libelf-dev python3 binutils shellcheck cppcheck git patch util-linux gnuplot-nox clang-14 libclang-rt-14-dev
 
 .PHONY: help deps root kernel debs vendor zfs image demo check check-series bench shell clean distclean \
-	kernel-debug vendor-debug image-debug check-debug
+	kernel-debug vendor-debug image-debug check-debug states-background
 
 help:
 	@echo 'make demo     build what the demo boots (first time ~20 min), then the guided demo: the vendor driver, its markers, SystemTap'
@@ -73,9 +73,19 @@ image: vendor zfs
 demo: image
 	@guest-image/demo
 
-check: image
+check: states-background image
 	@tests/modules/build
 	@tests/run
+
+# The per-patch states (kernel/build-states) need only the root and the
+# kernel source, so make check starts them here, in the background at the
+# lowest priority: they take what the builds of the kernel, OpenZFS
+# (whose configure runs on one core) and the image leave of the cores,
+# instead of all starting beside the guests. tests/kernel/20 reports them
+# and waits for them first (kernel/build-states builds one at a time).
+states-background: root
+	@echo "==> the per-patch states: built in the background unless cached (log: build/states.log)"
+	@nice -n 19 kernel/build-states >/dev/null 2>build/states.log </dev/null &
 
 # The series' bisect states (kernel/build-states) and the CONFIG_MARKERS=n
 # build, alone: the kernel test that builds them.

@@ -13,7 +13,9 @@
 #
 # From scratch the states take ~25 min alone, and tests/run runs this
 # beside the guests of the other lane: niced, so that those keep their
-# speed, and with a timeout of its own.
+# speed, and with a timeout of its own. Under make check they have been
+# building in the background since the root was made (Makefile:
+# states-background), and this waits for that build.
 # timeout: 7200
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
