@@ -34,10 +34,11 @@ echo "1..$((runs + extra))"
 ip link set lo up
 export MARKERS_TEST_MODULES=/mnt/host/modules
 start=$(date +%s)
+# As it runs, so that a guest stopped at its time limit shows the case
+# it was in
 # shellcheck disable=SC2086 # one case per word
-(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs $cases) >/tmp/ftracetest.out 2>&1
-status=$?
-sed 's/^/# /' /tmp/ftracetest.out
+(cd "$ft" && ./ftracetest -v -l /tmp/ftracetest-logs $cases) 2>&1 | tee /tmp/ftracetest.out | sed 's/^/# /'
+status=${PIPESTATUS[0]}
 echo "# ftracetest exited $status after $(($(date +%s) - start)) s (time under TCG)"
 # One KTAP result per "[N] description<TAB>[RESULT]" line
 awk -F'\t' -v expected=/mnt/host/expected '
