@@ -25,6 +25,20 @@
  * marker whose argument is a call with a side effect, off and with an
  * empty probe. /sys/kernel/debug/markers_bench/evaluated counts the calls,
  * which shows that an off marker does not evaluate its arguments.
+ * callee, callee-marker and callee-tracepoint call, every iteration, a
+ * small noinline function that holds nothing, an off marker or an off
+ * tracepoint: what a site costs the function it sits in while off (its
+ * frame, saved registers, spilled arguments) shows there, not only the
+ * NOP.
+ *
+ * The clock runs only while the loop does, with interrupts off: a chunk
+ * of iterations at a time, interrupts and rescheduling between chunks.
+ * Under QEMU's instruction counting the guest's clock counts
+ * instructions, and a tick landing in one run and not the next would
+ * otherwise be the largest difference between two runs of one loop.
+ * /sys/kernel/debug/markers_bench/irqs_off (Y by default) turns that off
+ * for a profiled run: a sampling profiler's interrupt would otherwise
+ * land only between chunks, and blame the end of every chunk.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -43,9 +57,10 @@
 #define BENCH_MAX_ITERATIONS 1000000000ULL
 
 /*
- * Iterations between two chances to reschedule: long enough that
- * cond_resched() costs nothing measurable, short enough (well under a
- * second even under a kprobe on TCG) that no watchdog sees a stuck CPU.
+ * Iterations timed with interrupts off, between two chances to take
+ * interrupts and reschedule: long enough that the two clock reads around
+ * a chunk are lost in it, short enough (well under a second even under a
+ * kprobe on TCG) that no watchdog sees a stuck CPU.
  */
 #define BENCH_CHUNK 16384
 
@@ -133,6 +148,51 @@ static noinline u32 bench_loop_kprobed(u32 first, u32 count)
 	return sum;
 }
 
+/* The callees: each as small as a helper that holds a site can be */
+static noinline u32 bench_callee_plain(u32 i)
+{
+	return bench_work(i) + 1;
+}
+
+static noinline u32 bench_callee_marker(u32 i)
+{
+	trace_mark(bench_marker_callee, "i %d", (int)i);
+	return bench_work(i) + 1;
+}
+
+static noinline u32 bench_callee_tracepoint(u32 i)
+{
+	trace_bench_tracepoint((int)i);
+	return bench_work(i) + 1;
+}
+
+static noinline u32 bench_loop_callee(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++)
+		sum += bench_callee_plain(i);
+	return sum;
+}
+
+static noinline u32 bench_loop_callee_marker(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++)
+		sum += bench_callee_marker(i);
+	return sum;
+}
+
+static noinline u32 bench_loop_callee_tracepoint(u32 first, u32 count)
+{
+	u32 i, sum = 0;
+
+	for (i = first; i < first + count; i++)
+		sum += bench_callee_tracepoint(i);
+	return sum;
+}
+
 static noinline u32 bench_loop_marker_args(u32 first, u32 count)
 {
 	u32 i, sum = 0;
@@ -207,6 +267,9 @@ static const struct bench_method bench_methods[] = {
 	{ "marker-args", bench_loop_marker_args },
 	{ "marker-args-probe", bench_loop_marker_args,
 	  bench_marker_args_probe_attach, bench_marker_args_probe_detach },
+	{ "callee", bench_loop_callee },
+	{ "callee-marker", bench_loop_callee_marker },
+	{ "callee-tracepoint", bench_loop_callee_tracepoint },
 };
 
 /* One run at a time; the last result is what a read returns */
@@ -217,26 +280,40 @@ static struct dentry *bench_dir;
 /* The loops' sum goes here, so that no loop is dead code */
 static u32 bench_sink;
 
-/* Sets *@cpu to the CPU the run stayed on, or to -1 if it moved */
+/* Whether the loop runs with interrupts off (see the top) */
+static bool bench_irqs_off = true;
+
+/*
+ * The time of the loop alone, chunk by chunk with interrupts off (see the
+ * top).  Sets *@cpu to the CPU the run stayed on, or to -1 if it moved.
+ */
 static u64 bench_run(const struct bench_method *method, u64 iterations,
 		     int *cpu)
 {
-	u64 done = 0, start;
+	u64 done = 0, ns = 0, start;
+	unsigned long flags;
 	u32 sum = 0;
 
 	*cpu = raw_smp_processor_id();
-	start = ktime_get_ns();
 	while (done < iterations) {
 		u32 count = min_t(u64, iterations - done, BENCH_CHUNK);
+		/* Read once per chunk: a chunk is all off or all on */
+		bool irqs_off = READ_ONCE(bench_irqs_off);
 
+		if (irqs_off)
+			local_irq_save(flags);
+		start = ktime_get_ns();
 		sum += method->loop((u32)done, count);
+		ns += ktime_get_ns() - start;
+		if (irqs_off)
+			local_irq_restore(flags);
 		done += count;
 		if (raw_smp_processor_id() != *cpu)
 			*cpu = -1;
 		cond_resched();
 	}
 	WRITE_ONCE(bench_sink, sum);
-	return ktime_get_ns() - start;
+	return ns;
 }
 
 static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
@@ -308,6 +385,7 @@ static int __init markers_bench_init(void)
 	bench_dir = debugfs_create_dir("markers_bench", NULL);
 	debugfs_create_file("run", 0600, bench_dir, NULL, &bench_run_fops);
 	debugfs_create_u64("evaluated", 0400, bench_dir, &bench_evaluated);
+	debugfs_create_bool("irqs_off", 0600, bench_dir, &bench_irqs_off);
 	return 0;
 }
 

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * benchstat: turn the raw result lines printed by the markers benchmark
- * guest into a report (ns per loop iteration per method, ratios, verdicts
- * against targets) and optionally an SVG bar chart drawn by gnuplot.
+ * guest into a report (cost per loop iteration per method, in the unit the
+ * guest measured in; ratios, verdicts against targets) and optionally an
+ * SVG bar chart drawn by gnuplot.
  *
  *   benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE
  *
- * The numbers come from QEMU TCG emulation, so absolute times mean little;
- * the report claims ratios only.
+ * The unit is what the guest's clock counted (the unit record below):
+ * instructions under QEMU's instruction counting (deterministic, the
+ * figures targets are judged on), emulated nanoseconds under plain TCG
+ * (host time of translated code: ratios only), or nanoseconds under KVM.
  *
  * Both files: one record per line, fields separated by blanks (spaces,
  * tabs).  Blank lines and lines whose first field starts with '#' are
@@ -16,8 +19,8 @@
  *
  * RAW_FILE records:
  *   run <method> <iterations> <nanoseconds> [<round>]
- *       One timed run: <nanoseconds> in total for <iterations> loop
- *       iterations.  Every run of a method has the same <iterations>
+ *       One timed run: <nanoseconds> (of the guest's clock: see
+ *       unit) in total for <iterations> loop iterations.  Every run of a method has the same <iterations>
  *       (1..10^12); <nanoseconds> is 1..10^18.  At least one run line.
  *       <round> names the round the run belongs to (the methods of one
  *       round run back to back); a method has at most one run per round.
@@ -34,6 +37,11 @@
  *       positive decimal such as 812 or 3.25.  Keys are unique.
  *   note [<text>]
  *       Printed verbatim in the Notes section, in order.
+ *   unit instructions | tcg-ns | ns
+ *       What the guest's clock counted: instructions (QEMU -icount
+ *       shift=0: one nanosecond per instruction executed), tcg-ns (QEMU
+ *       TCG's emulated time) or ns (hardware, KVM).  At most one; tcg-ns
+ *       when absent (files from before the unit).
  * <method>, <round> and <key> are 1-40 characters of a-z, 0-9 and '-'.
  * Methods are reported in the order of their first run, label or count
  * line.
@@ -43,6 +51,11 @@
  *       Claims that the ratio numerator/denominator (below) is <op> <value>,
  *       with <value> a positive decimal.  A method without runs makes the
  *       verdict "not measured" (quick runs may skip methods).
+ *   target <numerator> <denominator> ~ <value> <text>
+ *       Claims that the two cost the same per iteration within <value> (in
+ *       the unit): the difference numerator - denominator, paired or not as
+ *       ratios are, lies in [-<value>, <value>].  Meant for instruction
+ *       counts, where a difference of one instruction is a fact.
  *
  * Ratios between methods (targets, "x baseline", the ratios section):
  * QEMU TCG's noise is correlated within a round: the methods of a round
@@ -71,12 +84,13 @@
  *       ns per iteration; <x baseline> is the ratio to the method named
  *       "baseline" (paired or not, as above).
  *   count <name> <expected> <counted> ok|MISMATCH
- *   target <num> <den> <ratio> <low> <high> <=|>= <value>
+ *   target <num> <den> <ratio> <low> <high> <=|>=|~ <value>
  *          met|missed|too-wide|not-measured <q1> <q3> <pairs>
  *       <ratio> is the median; <low> <high> are min and max of the paired
  *       ratios, or the unpaired range; <q1> <q3> are "-" and <pairs> is 0
  *       when unpaired; all three are "-" when not measured.  (The last three
- *       columns came later; earlier columns keep their place.)
+ *       columns came later; earlier columns keep their place.)  For a ~
+ *       target, <ratio> <low> <high> <q1> <q3> are differences.
  *
  * Limits: 256 methods, 100000 runs per method, 1000 each of targets,
  * timings and notes.
@@ -152,7 +166,8 @@ struct timing {
 
 struct target {
 	char numerator[MAX_NAME + 1], denominator[MAX_NAME + 1];
-	bool at_most;		/* op "<=", else ">=" */
+	bool at_most;		/* op "<=", else ">=" (unless difference) */
+	bool difference;	/* op "~": |num - den| <= value */
 	char value_text[32];	/* as written, so the report echoes it */
 	double value;
 	char *text;
@@ -185,6 +200,15 @@ static char **notes;
 static size_t n_notes;
 static struct target *targets;
 static size_t n_targets;
+
+/* What the guest's clock counted; see the unit record. */
+enum unit { UNIT_TCG_NS, UNIT_INSTRUCTIONS, UNIT_NS };
+static enum unit unit = UNIT_TCG_NS;
+static unsigned long unit_line;
+static const char *const unit_words[] = {
+	[UNIT_TCG_NS] = "tcg-ns", [UNIT_INSTRUCTIONS] = "instructions",
+	[UNIT_NS] = "ns",
+};
 
 /* Where input_error() points the user. */
 static const char *current_file;
@@ -573,6 +597,25 @@ static void parse_note(char **cursor)
 	notes[n_notes++] = copy_string(rest_of_line(cursor));
 }
 
+static void parse_unit(char **cursor)
+{
+	const char *word = required_field(cursor, "unit");
+	size_t i;
+
+	if (unit_line)
+		input_error("second unit line (the first is line %lu)",
+			    unit_line);
+	for (i = 0; i < sizeof(unit_words) / sizeof(unit_words[0]); i++)
+		if (strcmp(word, unit_words[i]) == 0)
+			break;
+	if (i == sizeof(unit_words) / sizeof(unit_words[0]))
+		input_error("unit '%.40s' is not instructions, tcg-ns or ns",
+			    word);
+	expect_end(cursor);
+	unit = (enum unit)i;
+	unit_line = current_line;
+}
+
 static void parse_raw_line(char *line)
 {
 	char *cursor = line;
@@ -590,8 +633,10 @@ static void parse_raw_line(char *line)
 		parse_time(&cursor);
 	else if (strcmp(keyword, "note") == 0)
 		parse_note(&cursor);
+	else if (strcmp(keyword, "unit") == 0)
+		parse_unit(&cursor);
 	else
-		input_error("unknown keyword '%.40s' (want run, label, count, time or note)",
+		input_error("unknown keyword '%.40s' (want run, label, count, time, note or unit)",
 			    keyword);
 }
 
@@ -614,8 +659,10 @@ static void parse_target_line(char *line)
 	strcpy(t->numerator, parse_name(&cursor, "numerator method"));
 	strcpy(t->denominator, parse_name(&cursor, "denominator method"));
 	op = required_field(&cursor, "operator");
-	if (strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
-		input_error("operator '%.40s' is not <= or >=", op);
+	if (strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0 &&
+	    strcmp(op, "~") != 0)
+		input_error("operator '%.40s' is not <=, >= or ~", op);
+	t->difference = op[0] == '~';
 	t->at_most = op[0] == '<';
 	t->value = parse_decimal(&cursor, "target value", t->value_text,
 				 sizeof(t->value_text));
@@ -707,7 +754,7 @@ static double quantile(const double *x, size_t n, double p)
  * in_rounds arrays are sorted by round and hold a round at most once.
  */
 static size_t paired_ratios(const struct method *num, const struct method *den,
-			    double *ratios)
+			    bool difference, double *ratios)
 {
 	size_t i = 0, j = 0, n = 0;
 
@@ -719,15 +766,23 @@ static size_t paired_ratios(const struct method *num, const struct method *den,
 		} else if (a > b) {
 			j++;
 		} else {
-			ratios[n++] = num->in_rounds[i++].ns_per_iter /
-				den->in_rounds[j++].ns_per_iter;
+			double a_cost = num->in_rounds[i++].ns_per_iter;
+			double b_cost = den->in_rounds[j++].ns_per_iter;
+
+			ratios[n++] = difference ? a_cost - b_cost :
+				a_cost / b_cost;
 		}
 	}
 	return n;
 }
 
-static struct ratio ratio_between(const struct method *num,
-				  const struct method *den)
+/*
+ * num/den, or num - den when difference (then every field of the result
+ * is a difference, and the unpaired range is fastest - slowest to slowest
+ * - fastest).
+ */
+static struct ratio compare_methods(const struct method *num,
+				    const struct method *den, bool difference)
 {
 	struct ratio r = { false, false, 0, 0, 0, 0, 0, 0 };
 	size_t room;
@@ -742,7 +797,7 @@ static struct ratio ratio_between(const struct method *num,
 		ratios = malloc(room * sizeof(*ratios));
 		if (!ratios)
 			system_error("out of memory");
-		r.pairs = paired_ratios(num, den, ratios);
+		r.pairs = paired_ratios(num, den, difference, ratios);
 		if (r.pairs >= MIN_PAIRS) {
 			qsort(ratios, r.pairs, sizeof(*ratios), compare_doubles);
 			r.paired = true;
@@ -757,28 +812,43 @@ static struct ratio ratio_between(const struct method *num,
 			return r;
 	}
 	r.pairs = 0;
-	r.median = num->median / den->median;
-	r.lo = fastest(num) / slowest(den);
-	r.hi = slowest(num) / fastest(den);
+	if (difference) {
+		r.median = num->median - den->median;
+		r.lo = fastest(num) - slowest(den);
+		r.hi = slowest(num) - fastest(den);
+	} else {
+		r.median = num->median / den->median;
+		r.lo = fastest(num) / slowest(den);
+		r.hi = slowest(num) / fastest(den);
+	}
 	return r;
+}
+
+static struct ratio ratio_between(const struct method *num,
+				  const struct method *den)
+{
+	return compare_methods(num, den, false);
 }
 
 static struct ratio target_ratio(const struct target *t)
 {
-	return ratio_between(find_method(t->numerator),
-			     find_method(t->denominator));
+	return compare_methods(find_method(t->numerator),
+			       find_method(t->denominator), t->difference);
 }
 
 static bool satisfies(const struct target *t, double ratio)
 {
+	if (t->difference)
+		return fabs(ratio) <= t->value;
 	return t->at_most ? ratio <= t->value : ratio >= t->value;
 }
 
 /*
  * Paired: the middle half of the rounds (Q1..Q3) must meet the target, or
  * miss it, for a verdict.  Unpaired: the whole range, since nothing narrower
- * can be told from runs that are not matched up.  The claim is a half-line,
- * so checking both ends of an interval covers all of it.
+ * can be told from runs that are not matched up.  The claim is a half-line
+ * or (~) an interval around 0, so checking both ends of an interval and
+ * its median covers all of it.
  */
 static enum verdict judge(const struct target *t, struct ratio r)
 {
@@ -808,8 +878,10 @@ struct ratio_widths {
 	int median, middle, range, pairs;
 };
 
-static struct ratio_text ratio_text(struct ratio r)
+static struct ratio_text ratio_text(struct ratio r, bool difference)
 {
+	const char *one = difference ? "%+.3f" : "%.3f";
+	const char *two = difference ? "%+.3f..%+.3f" : "%.3f-%.3f";
 	struct ratio_text t;
 
 	if (!r.measured) {
@@ -819,15 +891,15 @@ static struct ratio_text ratio_text(struct ratio r)
 		strcpy(t.pairs, "-");
 		return t;
 	}
-	snprintf(t.median, sizeof(t.median), "%.3f", r.median);
+	snprintf(t.median, sizeof(t.median), one, r.median);
 	if (r.paired) {
-		snprintf(t.middle, sizeof(t.middle), "%.3f-%.3f", r.q1, r.q3);
+		snprintf(t.middle, sizeof(t.middle), two, r.q1, r.q3);
 		snprintf(t.pairs, sizeof(t.pairs), "%zu", r.pairs);
 	} else {
 		strcpy(t.middle, "-");
 		strcpy(t.pairs, "unpaired");
 	}
-	snprintf(t.range, sizeof(t.range), "%.3f-%.3f", r.lo, r.hi);
+	snprintf(t.range, sizeof(t.range), two, r.lo, r.hi);
 	return t;
 }
 
@@ -844,9 +916,9 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-static void widen(struct ratio_widths *w, struct ratio r)
+static void widen(struct ratio_widths *w, struct ratio r, bool difference)
 {
-	struct ratio_text t = ratio_text(r);
+	struct ratio_text t = ratio_text(r, difference);
 
 	w->median = max_int(w->median, (int)strlen(t.median));
 	w->middle = max_int(w->middle, (int)strlen(t.middle));
@@ -859,9 +931,9 @@ static void widen(struct ratio_widths *w, struct ratio r)
  * unless it ends the line.  Returns the width printed.
  */
 static int print_ratio_columns(const struct ratio_widths *w, struct ratio r,
-			       bool last)
+			       bool difference, bool last)
 {
-	struct ratio_text t = ratio_text(r);
+	struct ratio_text t = ratio_text(r, difference);
 
 	return printf(" %*s  %-*s  %-*s  %-*s", w->median, t.median, w->middle,
 		      t.middle, w->range, t.range, last ? 0 : w->pairs, t.pairs);
@@ -973,8 +1045,12 @@ static void describe_verdict(char *buf, size_t size, const struct target *t,
 		snprintf(buf, size, "met");
 		break;
 	case MISSED:
-		snprintf(buf, size, "missed by %.1f%%",
-			 100 * fabs(r.median - t->value) / t->value);
+		if (t->difference)
+			snprintf(buf, size, "missed: %+.2f %s per iteration",
+				 r.median, unit_words[unit]);
+		else
+			snprintf(buf, size, "missed by %.1f%%",
+				 100 * fabs(r.median - t->value) / t->value);
 		break;
 	case TOO_WIDE:
 		snprintf(buf, size, "spread too wide to support (median %s it)",
@@ -995,13 +1071,15 @@ static void print_targets(void)
 	char pair[2 * MAX_NAME + 2], want[40], verdict[80];
 	size_t i;
 
-	printf("\nTargets (paired: met when the middle half of the rounds meets it; unpaired: the whole range)\n");
+	printf("\nTargets (paired: met when the middle half of the rounds meets it; unpaired: the whole range;\n"
+	       "  ~: the same cost per iteration within the value, the columns then differences in %s)\n",
+	       unit_words[unit]);
 	if (n_targets == 0) {
 		printf("(none)\n");
 		return;
 	}
 	for (i = 0; i < n_targets; i++) {
-		widen(&widths, target_ratio(&targets[i]));
+		widen(&widths, target_ratio(&targets[i]), targets[i].difference);
 		want_width = max_int(want_width,
 				     (int)strlen(targets[i].value_text) + 3);
 	}
@@ -1015,11 +1093,12 @@ static void print_targets(void)
 
 		snprintf(pair, sizeof(pair), "%s/%s", t->numerator,
 			 t->denominator);
-		snprintf(want, sizeof(want), "%s %s", t->at_most ? "<=" : ">=",
+		snprintf(want, sizeof(want), "%s %s",
+			 t->difference ? "~" : t->at_most ? "<=" : ">=",
 			 t->value_text);
 		describe_verdict(verdict, sizeof(verdict), t, r);
 		col = printf("%-*s", width, pair);
-		col += print_ratio_columns(&widths, r, false);
+		col += print_ratio_columns(&widths, r, t->difference, false);
 		col += printf("  %-*s  ", want_width, want);
 		print_wrapped(verdict, col, col);
 		printf("    ");
@@ -1043,12 +1122,12 @@ static void ratio_rows(bool print, int width, struct ratio_widths *widths)
 		if (!r.measured)
 			continue;
 		if (!print) {
-			widen(widths, r);
+			widen(widths, r, false);
 			continue;
 		}
 		snprintf(pair, sizeof(pair), "%s/baseline", methods[i].name);
 		printf("%-*s", width, pair);
-		print_ratio_columns(widths, r, true);
+		print_ratio_columns(widths, r, false, true);
 		putchar('\n');
 	}
 	for (i = 0; i < n_targets; i++) {
@@ -1059,16 +1138,16 @@ static void ratio_rows(bool print, int width, struct ratio_widths *widths)
 		for (j = 0; j < i && !shown; j++)
 			shown = strcmp(targets[j].numerator, t->numerator) == 0 &&
 				strcmp(targets[j].denominator, t->denominator) == 0;
-		if (!r.measured || shown)
+		if (!r.measured || shown || t->difference)
 			continue;
 		if (!print) {
-			widen(widths, r);
+			widen(widths, r, false);
 			continue;
 		}
 		snprintf(pair, sizeof(pair), "%s/%s", t->numerator,
 			 t->denominator);
 		printf("%-*s", width, pair);
-		print_ratio_columns(widths, r, true);
+		print_ratio_columns(widths, r, false, true);
 		putchar('\n');
 	}
 }
@@ -1118,9 +1197,26 @@ static void print_timings_and_notes(void)
 	}
 }
 
+/* The report's first line and the chart's title and axis: what was counted */
+static const char *const unit_headings[] = {
+	[UNIT_TCG_NS] = "ns per loop iteration (QEMU TCG: only ratios are claimed, not absolute times)",
+	[UNIT_INSTRUCTIONS] = "instructions per loop iteration (QEMU -icount shift=0: the guest's clock counts executed instructions)",
+	[UNIT_NS] = "ns per loop iteration (hardware virtualization: absolute times of this machine)",
+};
+static const char *const unit_axes[] = {
+	[UNIT_TCG_NS] = "ns per loop iteration (TCG, log scale)",
+	[UNIT_INSTRUCTIONS] = "instructions per loop iteration (log scale)",
+	[UNIT_NS] = "ns per loop iteration (log scale)",
+};
+static const char *const unit_chart_titles[] = {
+	[UNIT_TCG_NS] = "Markers benchmark (QEMU TCG): ns per iteration, median with min-max",
+	[UNIT_INSTRUCTIONS] = "Markers benchmark (QEMU icount): instructions per iteration, median with min-max",
+	[UNIT_NS] = "Markers benchmark (KVM): ns per iteration, median with min-max",
+};
+
 static void print_report(const char *title)
 {
-	printf("Markers benchmark: ns per loop iteration (QEMU TCG: only ratios are claimed, not absolute times)\n");
+	printf("Markers benchmark: %s\n", unit_headings[unit]);
 	if (title)
 		printf("%s\n", title);
 	putchar('\n');
@@ -1168,8 +1264,9 @@ static void print_tsv(void)
 			printf("%.6f\t%.6f\t%.6f\t", r.median, r.lo, r.hi);
 		else
 			printf("-\t-\t-\t");
-		printf("%s\t%s\t%s\t", t->at_most ? "<=" : ">=", t->value_text,
-		       verdict_words[judge(t, r)]);
+		printf("%s\t%s\t%s\t",
+		       t->difference ? "~" : t->at_most ? "<=" : ">=",
+		       t->value_text, verdict_words[judge(t, r)]);
 		if (r.paired)
 			printf("%.6f\t%.6f\t%zu\n", r.q1, r.q3, r.pairs);
 		else if (r.measured)
@@ -1220,7 +1317,7 @@ static bool write_chart_files(const char *data_path, const char *script_path,
 	fprintf(script,
 		"set terminal svg size 1000,600 noenhanced font 'sans,11' background '#ffffff'\n"
 		"set title ");
-	put_gnuplot_string(script, "Markers benchmark (QEMU TCG): ns per iteration, median with min-max");
+	put_gnuplot_string(script, unit_chart_titles[unit]);
 	if (title) {
 		fputs(" . \"\\n\" . ", script);
 		put_gnuplot_string(script, title);
@@ -1228,14 +1325,14 @@ static bool write_chart_files(const char *data_path, const char *script_path,
 	/* Log scale: kprobe-based methods can be 100x the baseline. */
 	fprintf(script, "\n"
 		"set logscale y\nset yrange [%.9g:%.9g]\n"
-		"set ylabel 'ns per loop iteration (log scale)'\n"
+		"set ylabel '%s'\n"
 		"set xrange [-0.6:%.1f]\nset xtics rotate by 40 right nomirror\n"
 		"set grid ytics\nset key off\nset boxwidth 0.7\n"
 		"set style fill solid 0.5 border -1\n"
 		"plot 'bars.dat' using 0:2:xtic(1) with boxes notitle lc rgb '#4c72b0', \\\n"
 		"     '' using 0:2:3:4 with yerrorbars notitle ps 0 lw 1.5 lc rgb '#000000', \\\n"
 		"     '' using 0:4:(sprintf('%%.1f', $2)) with labels notitle offset 0,0.8 font ',9'\n",
-		low / 2, high * 4, (double)bars - 0.6);
+		low / 2, high * 4, unit_axes[unit], (double)bars - 0.6);
 	ok = !ferror(data) && !ferror(script);
 	ok = (fclose(data) == 0) && ok;
 	ok = (fclose(script) == 0) && ok;

@@ -268,7 +268,7 @@ done
 check "10 files of random bytes: exit 2 with FILE:LINE, no crash" \
 	test "$garbage_ok" = yes
 
-bad_target "target with an unknown operator" 2 "operator '<' is not <= or >=" \
+bad_target "target with an unknown operator" 2 "operator '<' is not <=, >= or ~" \
 	$'# c\ntarget same baseline < 1 x\n'
 bad_target "target value that is not a plain decimal" 1 "'1e3' is not a decimal" \
 	$'target same baseline <= 1e3 x\n'
@@ -330,5 +330,27 @@ failed_cleanly() {
 }
 check "failing gnuplot: exit 1, says so, removes the partial chart" \
 	failed_cleanly
+
+
+# ---- difference targets (~) ------------------------------------------
+run "$bin" --tsv "$here/rounds.raw" "$here/rounds.targets"
+check "~: the paired differences' median, quartiles and range, within 4: met" \
+	has_line "target${TAB}close${TAB}baseline${TAB}3.300000${TAB}2.700000${TAB}3.900000${TAB}~${TAB}4${TAB}met${TAB}3.000000${TAB}3.600000${TAB}5"
+check "~: a difference of 3.3 against 1: missed" \
+	has_line "target${TAB}close${TAB}baseline${TAB}3.300000${TAB}2.700000${TAB}3.900000${TAB}~${TAB}1${TAB}missed${TAB}3.000000${TAB}3.600000${TAB}5"
+run "$bin" "$here/rounds.raw" "$here/rounds.targets"
+check "~ in the report: signed differences, the miss in the unit" \
+	has_text '^close/baseline +\+3\.300 +\+3\.000\.\.\+3\.600 .* ~ 1 +missed: \+3\.30 tcg-ns per iteration$'
+
+# ---- the unit ---------------------------------------------------------
+printf 'unit instructions\nrun baseline 10 100\n' >"$W/unit.raw"
+run "$bin" "$W/unit.raw" "$NO_TARGETS"
+check "unit instructions: the report says what was counted" \
+	has_text '^Markers benchmark: instructions per loop iteration \(QEMU -icount'
+run "$bin" "$here/stats.raw" "$NO_TARGETS"
+check "no unit line: TCG's emulated ns, ratios only" \
+	has_text '^Markers benchmark: ns per loop iteration \(QEMU TCG: only ratios'
+bad_raw "an unknown unit" 1 "unit 'cycles' is not instructions, tcg-ns or ns" $'unit cycles\nrun baseline 10 100\n'
+bad_raw "a second unit line" 2 "second unit line \\(the first is line 1\\)" $'unit ns\nunit ns\nrun baseline 10 100\n'
 
 tap_end
