@@ -19,7 +19,7 @@ help:
 	@echo 'make demo     build what the demo boots (first time ~20 min), then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make check-series  only that every patch of the series builds on its own (the per-patch states; part of make check)'
-	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in one guest boot (~17 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~5 min): bench/results/'
+	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in instructions (QEMU -icount) and TCG time (~21 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~12 min): bench/results/'
 	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | zfs | image    the individual set-up steps (zfs: OpenZFS on markers, zfs/README.md)'
