@@ -49,8 +49,24 @@ check "the off-site targets are judged as differences in instructions" \
 	awk -F'\t' '$1 == "target" && $7 == "~" { n++ } END { exit n != 2 }' "$scratch/tsv"
 check "the chart is an SVG naming the methods" \
 	sh -c 'head -c 200 "$1" | grep -q "<?xml\|<svg" && grep -q marker-probe "$1"' - "$results/latest.svg"
-check "the results show the marker's call site: a NOP" \
-	awk '/disassembly of bench_loop_marker/ { p = 1; next } /disassembly of/ { p = 0 } p && /xchg +%ax,%ax|nop/ { found = 1 } END { exit !found }' "$results/latest.txt"
+# disassembly FN: the instructions of FN in the results' notes, one
+# mnemonic and its operands per line (continuation lines of long
+# encodings dropped)
+disassembly() {
+	awk -v head="disassembly of $1 (" '
+		index($0, head) == 1 { p = 1; next }
+		/^disassembly of |^where the time|^arguments of/ { p = 0 }
+		p && index($0, "\t") { sub(/^[^\t]*\t/, ""); print }' "$results/latest.txt"
+}
+# A site's NOP is one with an instruction after it: the padding NOPs at
+# the end of a function are followed by nothing but NOPs.
+site_nop() {
+	disassembly "$1" | awk '/^(xchg +%ax,%ax|nop|data16 cs nopw)/ { nop = 1; next } nop { found = 1 } END { exit !found }'
+}
+check "the results show the marker's call site: a NOP inside the loop, not the padding" site_nop bench_loop_marker
+check "... and the off tracepoint's, the same" site_nop bench_loop_tracepoint
+no_site_nop() { ! site_nop "$1"; }
+check "... which the baseline loop has not" no_site_nop bench_loop_baseline
 for t in stap-compile-cold stap-compile-cached boot-wall boot-uptime; do
 	check "timing recorded: $t" grep -q "^time $t [0-9]" "$results/latest.raw"
 done
@@ -60,8 +76,14 @@ for t in bpftrace-startup stap-exit; do
 		sh -c '! grep -q "^time $2 " "$1" && grep -q "^time $2 [0-9]" "$3"' - \
 		"$results/latest.raw" "$t" "$results/latest-tcg.raw"
 done
+# A profile is its heading and at least one "N% [k|.] symbol" line
 for m in $methods; do
-	check "where the time of $m goes (a profile)" grep -q "where the time of $m goes" "$results/latest.txt"
+	check "where the time of $m goes (a profile with samples)" \
+		awk -v head="where the time of $m goes" '
+			index($0, head) == 1 { p = 1; next }
+			p && /^ *[0-9.]+% \[[k.]\] / { found = 1 }
+			p && !/^ *[0-9.]+% / { p = 0 }
+			END { exit !found }' "$results/latest.txt"
 done
 # perf names the functions of the bench module and of the SystemTap
 # sessions (they load from /lib/modules); a bare address is a module
@@ -79,8 +101,15 @@ check "... which it does with a probe connected" \
 	grep -q "the same marker with an empty probe: evaluated $iterations times in $iterations iterations" "$results/latest.txt"
 check "every timed run stayed on the one CPU the loops are pinned to" \
 	sh -c 'grep -q "every timed run ran on CPU 1 alone" "$1" && ! grep -q "^bench: .* ran on CPU" "$2"' - "$results/latest.txt" "$guest_log"
-check "the results show where the marker's argument is computed: behind the NOP" \
-	awk '/disassembly of bench_loop_marker_args/ { p = 1; next } /disassembly of/ { p = 0 } p && /xchg +%ax,%ax|nop/ { found = 1 } END { exit !found }' "$results/latest.txt"
+# The argument's call comes after the loop's back edge (jne): out of
+# line, on the branch the site's NOP becomes when the marker is on
+argument_behind_nop() {
+	site_nop bench_loop_marker_args &&
+		disassembly bench_loop_marker_args |
+		awk '/^jne / { back = 1 } /call +<bench_argument>/ { found = back } END { exit !found }'
+}
+check "the results show where the marker's argument is computed: behind the NOP, out of the loop" \
+	argument_behind_nop
 check "the bench module refuses every bad input" \
 	sh -c '[ "$(grep -c "^bench: refused bad input" "$1")" = 8 ] && ! grep -q "^bench: accepted" "$1"' - "$guest_log"
 status=0
