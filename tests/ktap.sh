@@ -23,9 +23,16 @@ skip() {
 	ktap_skipped=$((ktap_skipped + 1))
 	echo "ok - $1 # SKIP $2"
 }
-# check WHAT CMD...: run CMD, its status one result
+# check WHAT CMD...: run CMD, its status one result (no CMD: a mistake in
+# the test, which fails rather than passing on an empty command)
 check() {
 	local what=$1
 	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
+	if [ $# = 0 ]; then
+		not_ok "$what (check was given no command)"
+	elif "$@"; then
+		ok "$what"
+	else
+		not_ok "$what"
+	fi
 }

@@ -140,3 +140,6 @@ stap_mark_line() {
 # same_count A B: A is a number and B is the same one (two lookups that
 # both found nothing are not the same count)
 same_count() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" = "$2" ]; }
+# same_positive_count A B: the same, and more than 0: for two counts of
+# one list, where 0 = 0 would mean that both lookups missed
+same_positive_count() { [[ $1 =~ ^[1-9][0-9]*$ ]] && [ "$1" = "$2" ]; }

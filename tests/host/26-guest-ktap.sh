@@ -25,4 +25,7 @@ out=$(judge short $'1..3\nok 1 - a\nok 2 - b')
 check "a plan not met (2 of 3): fails" grep -qx 'not ok - the guest'"'"'s 2 results are its plan of 3' <<<"$out"
 out=$(judge failing $'1..2\nok 1 - a\nnot ok 2 - b went wrong')
 check "a guest's not ok stays a not ok" grep -qx 'not ok - b went wrong' <<<"$out"
+# check with a description and no command: a broken test, not a pass
+out=$(bash -c '. "$1/tests/ktap.sh"; check "nothing to run"' - "$project_dir")
+check "check without a command fails" grep -qx 'not ok - nothing to run (check was given no command)' <<<"$out"
 finish

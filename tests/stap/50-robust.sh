@@ -9,6 +9,7 @@
 #   - acme-latency's periodic report under a 4-thread load: in order,
 #     cumulative, no skipped probe, no abort;
 #   - acme-top with more processes than SystemTap's default map size;
+#   - a --setup command that fails stops the run, with its output;
 #   - the acme tapset refuses, at compile time, a drop whose marker format
 #     it does not know (a copy of the kernel tree whose Module.markers
 #     says so).
@@ -56,6 +57,12 @@ for wrong in 'probe begin { print(@marker_args) }|unresolved target-symbol expre
 	check "'${wrong%%|*}': a compile-time error (exit $status): ${wrong#*|}" \
 		eval '[ "$status" = 3 ] && grep -Eq "${wrong#*|}" "$scratch/wrong.out"'
 done
+
+# A --setup that fails stops the run before the script, saying so
+runs setup-fails 4 --setup 'echo preparing; false' -e 'probe begin { println("started") exit() }' -- true
+check "a failing --setup: named, its output shown, the script not started" \
+	sh -c 'grep -q "run: --setup failed: echo preparing; false" "$1" && grep -qx preparing "$1" && ! grep -qx started "$1"' \
+	- "$scratch/setup-fails.out"
 
 # --- 2. a session that dies of an error still reports ------------------
 # A 9th submit overflows an 8-entry array: SystemTap stops the session,
