@@ -6,7 +6,8 @@
 # its module unloads, triggers under deny, an enable that fails, every
 # printk conversion, a twin whose exit() fires the shared event as its
 # owner unloads, a twin that loads as its owner goes, a kprobe event that
-# has a marker's event name first. The guest checks the
+# has a marker's event name first, a field variable of a marker event whose
+# hidden trigger goes before the trigger that reads it. The guest checks the
 # results itself and prints KTAP (tests/events/guest/ftracetest.sh, the
 # runner of the kernel's own cases); checkbashisms checks the cases and
 # the selftest the series adds. Any kernel report fails it.
