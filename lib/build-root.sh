@@ -20,6 +20,7 @@ root_key() { key_of "the build root" root_key_inputs; }
 root_dir() {
 	local key
 	key=$(root_key) || exit 1
+	[ ! -e "$cache_dir/root-$key/.built" ] || cache_used "$cache_dir/root-$key"
 	printf '%s/root-%s\n' "$cache_dir" "$key"
 }
 

@@ -64,6 +64,15 @@ keep_alive_end() {
 	keep_alive_pid=
 }
 
+# cache_used ENTRY: mark a cache entry found up to date as just used.
+# prune_cache keeps the newest entries by modification time, and checkouts
+# that share KM_CACHE prune each other's: an entry in use by one (a
+# kernel view made an hour ago, its build/linux pointing at it) must not
+# look old to another that makes new ones.
+cache_used() {
+	touch -c "$1"
+}
+
 # Remove all but the newest $2 cache entries matching $1 (a glob in cache_dir),
 # so the cache does not grow without bound as keys change.
 prune_cache() {

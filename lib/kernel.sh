@@ -75,19 +75,19 @@ states_key_inputs() {
 states_dir() {
 	local key
 	key=$(key_of "the per-patch build states" states_key_inputs) || exit 1
+	[ ! -e "$cache_dir/states-$key/.built" ] || cache_used "$cache_dir/states-$key"
 	printf '%s/states-%s\n' "$cache_dir" "$key"
 }
 
 # The cache directory of the kernel of flavour $1 (default: KM_FLAVOUR, main).
 kernel_dir() {
-	local flavour key
+	local flavour key dir
 	flavour=$(kernel_flavour "${1:-}") || exit 1
 	key=$(kernel_key "$flavour") || exit 1
-	if [ "$flavour" = main ]; then
-		printf '%s/kernel-%s\n' "$cache_dir" "$key"
-	else
-		printf '%s/kernel-%s-%s\n' "$cache_dir" "$flavour" "$key"
-	fi
+	dir=$cache_dir/kernel-$key
+	[ "$flavour" = main ] || dir=$cache_dir/kernel-$flavour-$key
+	[ ! -e "$dir/.built" ] || cache_used "$dir"
+	printf '%s\n' "$dir"
 }
 
 # unpack_kernel_source TREE: Debian's linux-source-6.1 unpacked as TREE,

@@ -2,8 +2,10 @@
 # The build scripts' library (lib/), on made-up scripts: keep_alive's
 # ticker leaves a script's exit status as it was (a failing kill in the
 # EXIT trap once made kernel/build-states exit 1 after building every
-# state, once the shell had reaped the ticker), and key_of refuses to
-# make a cache key of inputs it could not read in full.
+# state, once the shell had reaped the ticker), key_of refuses to make a
+# cache key of inputs it could not read in full, and an entry in use
+# outlives prune_cache (two checkouts sharing KM_CACHE once pruned the
+# kernel view the other's running tests used).
 # shellcheck source=tests/lib.sh
 # shellcheck disable=SC2016 # the made-up scripts expand their own arguments
 . "$(dirname "$0")/../lib.sh"
@@ -58,4 +60,30 @@ check "key_of refuses inputs it could not read in full (exit $status)" [ "$statu
 check "... naming the entry" grep -q "cannot compute the cache key of a made-up entry" <<<"$out"
 key=$(KM_CACHE=$scratch/cache bash -c '. "$1/lib/cache.sh"; inputs() { echo whole; }; key_of "a made-up entry" inputs' key-of "$project_dir")
 check "... and makes one of inputs read in full ($key)" [ "$key" = "$(echo whole | sha256sum | cut -c1-16)" ]
+
+# An old entry found up to date (cache_used), then two new ones made,
+# keeping two: the one in use stays, the other old one goes
+mkdir -p "$scratch/cache/view-used" "$scratch/cache/view-unused"
+touch -d '2 hours ago' "$scratch/cache/view-used" "$scratch/cache/view-unused"
+KM_CACHE=$scratch/cache bash -c '
+	set -eu
+	. "$1/lib/cache.sh"
+	cache_used "$cache_dir/view-used"
+	sleep 1.1
+	mkdir "$cache_dir/view-new"
+	prune_cache "view-*" 2' cache-used "$project_dir" 2>/dev/null
+check "prune_cache keeps an old entry just found up to date" [ -d "$scratch/cache/view-used" ]
+check "... and prunes an old one nobody used" [ ! -e "$scratch/cache/view-unused" ]
+# Every build script that finds a cache entry up to date marks it used:
+# the views, images and debs where they reuse one, the root, kernels and
+# states where their path is looked up (these scripts are inputs of the
+# entries' keys: editing them would rebuild the kernel)
+for script in kernel/view kernel/debs guest-image/mkimage; do
+	check "$script marks the cache entry it reuses as used" \
+		grep -q '^[[:space:]]*cache_used ' "$project_dir/$script"
+done
+for function in root_dir kernel_dir states_dir; do
+	check "$function marks the cache entry it finds built as used" \
+		grep -q 'cache_used ' <<<"$(bash -c '. "$1/lib/kernel.sh"; declare -f "$2"' lib "$project_dir" "$function")"
+done
 finish
