@@ -87,15 +87,27 @@ echo "== set_error"
 # ioctl: the kernel says nothing. A rename onto it is refused by the
 # kernel, with EEXIST; the marker names the function, file and line of
 # the SET_ERROR that refused it. (The pool's set-up made tank/other.)
-staprun -o /tmp/seterr.out seterr.ko &
-stap=$!
-for _ in $(seq 100); do grep -q "^zfs_set__error	.*	on	" $list && break; sleep 0.2; done
-zfs create "$pool/data" 2>&1 | sed "s/^/zfs create says: /"
-echo "-- after create"
-zfs rename "$pool/other" "$pool/data" 2>&1 | sed "s/^/zfs rename says: /"
-kill -INT $stap
-wait $stap
-cat /tmp/seterr.out
+# One SystemTap session per command, so that an error is credited to
+# the command that made it.
+# seterr_session NAME CMD...: CMD under seterr.ko, once its probe is on;
+# CMD's output as "zfs NAME says: ", the probe's as "NAME: set_error ..."
+seterr_session() {
+	local name=$1 attached=no stap
+	shift
+	staprun -o "/tmp/seterr-$name.out" seterr.ko &
+	stap=$!
+	for _ in $(seq 100); do
+		if grep -q "^zfs_set__error	.*	on	" $list; then attached=yes; break; fi
+		sleep 0.2
+	done
+	echo "$name: stap attached: $attached"
+	"$@" 2>&1 | sed "s/^/zfs $name says: /"
+	kill -INT $stap
+	wait $stap
+	sed "s/^/$name: /" "/tmp/seterr-$name.out"
+}
+seterr_session create zfs create "$pool/data"
+seterr_session rename zfs rename "$pool/other" "$pool/data"
 echo "error == 17" >$E/zfs_set__error/filter
 echo 1 >$E/zfs_set__error/enable
 echo >$T/trace
@@ -112,7 +124,15 @@ echo 0 >$E/zfs_txg__synced/enable
 awk -F'\t' '$1 == "zfs_txg__synced" { print "listed under deny:", $4, $6 }' $list
 staprun -o /tmp/stap.out txg.ko &
 stap=$!
-sleep 3
+# Blocked, the marker lists the probes it keeps waiting (its 5th and
+# 7th columns): SystemTap's probe is registered
+waiting=
+for _ in $(seq 100); do
+	waiting=$(awk -F'\t' '$1 == "zfs_txg__synced" && $5 > 0 { print $7 }' $list)
+	[ -z "$waiting" ] || break
+	sleep 0.2
+done
+if [ -n "$waiting" ]; then echo "probe waiting under deny: yes ($waiting)"; else echo "probe waiting under deny: no"; fi
 traced workload
 kill -INT $stap
 wait $stap
