@@ -3,7 +3,8 @@
 # runs it (tests/vendor/guest/collect.sh): with SystemTap's kernel.mark()
 # (the bug report module Acme builds from the drop's own script and
 # tapsets), without it (a SystemTap 5.6: perf on the trace events), with
-# bpftrace, stopping by itself after -t; and refusing bad arguments, a
+# a SystemTap that cannot build the script (a stock 5.1: perf, and why),
+# with bpftrace, stopping by itself after -t; and refusing bad arguments, a
 # policy that blocks the markers and an unloaded driver, with no report.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -73,6 +74,14 @@ check "perf: the stall of command 129" has "$r" 'markers:acme_fw_stall: id 129 r
 check "perf: the timeout of command 129 (ETIMEDOUT, -110)" has "$r" 'markers:acme_cmd_complete: id 129 status -110 '
 check "perf: the command's exit status (1: commands failed) in the report" has "$r" '^command: exit status 1$'
 check "perf: the report ends" has "$r" '^=== end of acme-collect report ===$'
+
+# --- a stock SystemTap 5.1: finds the markers, cannot build the script --
+r=stock.txt
+check "stock SystemTap 5.1 (its build fails): acme-collect exits 0" ran stock 0
+check "stock: it tried the build, then used perf" has "$r" '^method: perf$'
+check "stock: and says why not SystemTap, with SystemTap's error" \
+	has "$r" "^note: stap: not used: SystemTap could not compile acme-bugreport\\.stp \\(.*duplicate label 'deref_fault'"
+check "stock: 300 submits counted" has "$r" '^markers:acme_cmd_submit 300$'
 
 # --- bpftrace -----------------------------------------------------------
 r=bpftrace.txt
