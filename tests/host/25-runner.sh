@@ -6,10 +6,14 @@
 # it started) after TEST_TIMEOUT or its own "# timeout:", counting it
 # failed and marked # TIMEOUT, instead of holding the whole run; counts a
 # test whose results it cannot read as failed; refuses a pattern that
-# matches no test, and a tree without tests; and what it prints is KTAP,
-# a subtest with its plan per test file.
+# matches no test, and a tree without tests; records what each test took
+# and, in two lanes, queues the longest first by that record (else by
+# the committed one), a test without a record before them; and what it
+# prints is KTAP, a subtest with its plan per test file.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# The made-up tests' durations go here, not into the machine's record
+export TEST_DURATIONS=$scratch/durations
 
 tree=$scratch/tree
 mkdir -p "$tree/tests/demo"
@@ -113,6 +117,25 @@ for lanes in 1 2; do
 	check "what the hung test started is killed too$in" killed "${child:-0}"
 	[ -z "$child" ] || kill "$child" 2>/dev/null || true
 done
+
+# Durations: the runs above recorded each test; the queue follows the
+# record, a test without one first; with no record, the committed one
+recorded() { [ "$(awk '$1 ~ /^demo\// && $2 ~ /^[0-9]+$/' "$TEST_DURATIONS" 2>/dev/null | wc -l)" = 7 ]; }
+check "the runner recorded what each of the 7 tests took ($TEST_DURATIONS)" recorded
+printf '%s\n' 'demo/10-passes 1' 'demo/15-skips 300' 'demo/20-fails 20' >"$TEST_DURATIONS"
+TEST_LANES=2 "$tree/tests/run" demo/10 demo/15 demo/20 demo/25 >"$scratch/order" 2>&1 || true
+check "two lanes queue the longest first, a test without a record before them" \
+	grep -qx '# queue, the longest first: demo/25-ok-then-exits demo/15-skips demo/20-fails demo/10-passes ' "$scratch/order"
+check "... and record the tests of a partial run beside the others'" \
+	grep -qx 'demo/25-ok-then-exits [0-9]*' "$TEST_DURATIONS"
+# The committed record (tests/durations-main) for the tests the
+# machine's has not seen: here demo/10 and demo/25
+printf '%s\n' 'demo/15-skips 300' 'demo/20-fails 20' >"$TEST_DURATIONS"
+printf '%s\n' 'demo/10-passes 50' 'demo/15-skips 10' 'demo/25-ok-then-exits 40' >"$tree/tests/durations-main"
+TEST_LANES=2 "$tree/tests/run" demo/10 demo/15 demo/20 demo/25 >"$scratch/seeded" 2>&1 || true
+check "the committed record (tests/durations-main) for the tests the machine's lacks" \
+	grep -qx '# queue, the longest first: demo/15-skips demo/10-passes demo/25-ok-then-exits demo/20-fails ' "$scratch/seeded"
+rm -f "$tree/tests/durations-main"
 
 # Patterns that match nothing, and a tree without tests: refused before
 # anything runs, never "0 passed, 0 failed"
