@@ -176,20 +176,25 @@ bash "$host/guest.sh" loops "$iterations" "$runs" notracer baseline:baseline nop
 
 echo "== two runs of one loop agree"
 # Under instruction counting two runs of one loop count the same
-# instructions, give or take what the other CPU runs meanwhile; the
-# bench's test holds them to 1 %. A fixed size, as make check's quick
+# instructions, give or take what the other CPU runs meanwhile (the
+# clock counts the instructions of both: a tick of the other CPU during
+# a run put one 1.02 % above the other in a CI run); the bench's test
+# holds them to 1 %. What the other CPU runs only adds, so each of the
+# two is the least of three runs. A fixed size, as make check's quick
 # runs are too short to say anything.
 two_runs() { # LOOP: the clock's count for each of two runs, on one line
 	taskset -p -c "$bench_cpu" "$BASHPID" >/dev/null
 	for _ in 1 2; do
-		echo "$1 100000" >"$run_file"
-		awk '{ print $3 }' "$run_file"
+		for _ in 1 2 3; do
+			echo "$1 100000" >"$run_file"
+			awk '{ print $3 }' "$run_file"
+		done | sort -n | head -n 1
 	done | paste -s -d ' '
 }
 for loop in baseline marker marker-probe tracepoint-probe; do
 	ab=$(two_runs "$loop")
 	a=${ab% *} b=${ab#* }
-	note "two runs of $loop, 100000 iterations each: $a and $b, $(awk -v a="$a" -v b="$b" \
+	note "two runs of $loop, 100000 iterations each, the least of 3: $a and $b, $(awk -v a="$a" -v b="$b" \
 		'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.3f", 100 * d / (a < b ? a : b) }') % apart"
 done
 

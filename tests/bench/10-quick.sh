@@ -39,7 +39,7 @@ check "the figures are instructions (QEMU -icount), the first table says so" \
 	- "$results/latest.raw" "$results/latest.txt"
 check "the second table, from a TCG boot, says only ratios are claimed" \
 	sh -c 'grep -qx "unit tcg-ns" "$1" && grep -q "only ratios are claimed" "$2"' - "$results/latest-tcg.raw" "$results/latest.txt"
-# "two runs of LOOP, 100000 iterations each: A and B, X % apart"
+# "two runs of LOOP, 100000 iterations each, the least of 3: A and B, X % apart"
 for loop in baseline marker marker-probe tracepoint-probe; do
 	check "instruction counts are deterministic: two runs of $loop agree within 1 %" \
 		awk -v l="$loop" '$1 == "note" && $2 == "two" && $5 == l "," { n++; if ($(NF - 2) + 0 > 1) bad = 1 }
