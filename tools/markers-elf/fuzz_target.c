@@ -3,9 +3,7 @@
  * markers-elf fuzz target: feeds arbitrary bytes through the same parsing
  * code as the tool (raw pre-check, elf_memory, markers_scan_elf, module
  * name selection) and through the Module.markers merge code.
- *
- * Works with libFuzzer (clang -fsanitize=fuzzer) and with the standalone
- * gcc driver in fuzz_driver.c.
+ * Built with libFuzzer (clang -fsanitize=fuzzer): make fuzz-libfuzzer.
  */
 #include <gelf.h>
 #include <stdlib.h>
@@ -14,36 +12,6 @@
 #include "markers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/*
- * Coarse outcome of the last input (which stage failed and the error
- * message with digits removed, or the marker count bucket), for the
- * standalone driver's corpus feedback.  Unused under libFuzzer.
- */
-uint32_t markers_fuzz_feature;
-
-/* Hash the words of a message, skipping numbers and quoted names. */
-static uint32_t feature(uint32_t h, const char *s)
-{
-	int quoted = 0;
-
-	for (; *s; s++) {
-		if (*s == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (quoted)
-			continue;
-		if (*s >= '0' && *s <= '9') {
-			while ((s[1] >= '0' && s[1] <= '9') ||
-			       (s[1] >= 'a' && s[1] <= 'z'))
-				s++;
-			continue;
-		}
-		h = (h ^ (unsigned char)*s) * 16777619U;
-	}
-	return h;
-}
 
 /* Every formatted line is "name<TAB>module<TAB>format<NL>", one per marker. */
 static void check_lines(const struct strbuf *add, const struct marker_set *set)
@@ -100,7 +68,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct markers_file mf;
 	struct markers_err err = { "" };
 	struct markers_src src;
-	uint32_t h = 2166136261U;
 	unsigned char *buf;
 	char *module;
 	int merged = 0;
@@ -120,33 +87,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src.read = markers_mem_read;
 	src.ctx = buf;
 	src.size = size;
-	if (markers_precheck(&src, &err)) {
-		h = feature(h * 3 + 1, err.msg);
+	if (markers_precheck(&src, &err))
 		goto out;
-	}
 	elf = elf_memory((char *)buf, size);
-	if (!elf) {
-		h = feature(h * 3 + 2, elf_errmsg(-1));
+	if (!elf)
 		goto out;
-	}
-	if (markers_scan_elf(elf, size, 1, &mf, &err)) {
-		h = feature(h * 3 + 3, err.msg);
-	} else {
+	if (markers_scan_elf(elf, size, 1, &mf, &err) == 0) {
 		module = markers_module_name(&mf, "fuzz-input.ko", NULL, &err);
 		if (module) {
-			size_t n = mf.set.n, bucket = 0;
-
-			while (n && bucket < 8) {
-				n >>= 2;
-				bucket++;
-			}
-			h = (h * 3 + 4) ^ (uint32_t)(bucket << 8) ^
-			    (uint32_t)mf.nsections ^ (mf.modinfo_name ? 16 : 0);
 			exercise_merge(data, size, module, &mf.set);
 			merged = 1;
 			free(module);
-		} else {
-			h = feature(h * 3 + 5, err.msg);
 		}
 		markers_file_free(&mf);
 	}
@@ -154,7 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	if (!merged)	/* treat the input as an old Module.markers */
 		exercise_merge(data, size, "", NULL);
-	markers_fuzz_feature = h;
 	free(buf);
 	return 0;
 }
