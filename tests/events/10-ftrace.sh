@@ -11,12 +11,11 @@
 [ -e "$mods/markers_bad.ko" ] || die "no test modules; run tests/modules/build"
 
 guest_status=0
-"$vm" run --share "$mods" -- bash -c "$(guest_half ftrace)" ftrace >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half ftrace)" ftrace >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
 tab=$'\t'
 has() { grep -qxF -- "$1" "$o"; }
-section() { sed -n "/^== $1\$/,/^== /p" "$o"; }
 
 check "vmlinux markers are events in tracefs" grep -qx 'fs_open module_load module_unload ' "$o"
 check "each with enable, filter, format, id, trigger" grep -q '^enable filter format hist id inject trigger \|^enable filter format hist id trigger \|^enable filter format id trigger ' "$o"

@@ -15,7 +15,7 @@
 [ -e "$mods/markers_events.ko" ] || die "no test modules; run tests/modules/build"
 
 guest_status=0
-"$vm" run --share "$mods" -- bash -c "$(guest_half format-fields)" format-fields >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half format-fields)" format-fields >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
 has() { grep -qxF -- "$1" "$o"; }

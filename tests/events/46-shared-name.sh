@@ -11,7 +11,7 @@
 [ -e "$mods/markers_twin_a.ko" ] || die "no test modules; run tests/modules/build"
 
 guest_status=0
-"$vm" run --share "$mods" -- bash -c "$(guest_half shared-name)" shared-name >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half shared-name)" shared-name >"$scratch/out" 2>&1 || guest_status=$?
 sed 's/^/# /' "$scratch/out"
 o=$scratch/out
 has() { grep -qxF -- "$1" "$o"; }

@@ -14,7 +14,7 @@
 firings=20000
 
 guest_status=0
-"$vm" run --share "$mods" -- env FIRINGS=$firings bash -c "$(guest_half strings-once)" strings-once >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" -- env FIRINGS=$firings bash -c "$(guest_half strings-once)" strings-once >"$scratch/out" 2>&1 || guest_status=$?
 sed -n '1,/^== raw$/p' "$scratch/out" | sed 's/^/# /'
 o=$scratch/out
 sed -n '/^== raw$/,/^== done$/p' "$o" | sed '1d;$d' >"$scratch/raw"

@@ -31,7 +31,7 @@ check "the proprietary module calls marker_probe_cb() directly" grep -qE '^ +U m
 abi=$(objcopy -O binary --only-section=.modinfo "$mods/markers_gpl.ko" /dev/stdout | tr '\0' '\n' | sed -n 's/^markers_abi=//p')
 check "modpost records the marker layout in the module (markers_abi=$abi)" [ "$abi" = "2 64 jump_label" ]
 
-"$vm" run --share "$mods" -- bash -c "$(guest_half modules-allow)" modules-allow >"$scratch/allow" 2>&1 || true
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half modules-allow)" modules-allow >"$scratch/allow" 2>&1 || true
 cat "$scratch/allow"
 a=$scratch/allow
 check "core markers are listed for vmlinux" grep -q "^module_load${tab}vmlinux${tab}name %s taints %#lx${tab}off${tab}0$" "$a"
@@ -71,7 +71,7 @@ check "the loader says which markers_abi the module has and wants" \
 check "... also when the module has none" grep -q 'markers_gpl: built with markers_abi "(none)"' "$a"
 check "the verdict for it is logged" grep -q 'markers: markers_gpl: 4 markers blocked: built for another struct marker' "$a"
 
-"$vm" run --share "$mods" --append markers.proprietary=deny -- bash -c "$(guest_half modules-deny)" modules-deny >"$scratch/deny" 2>&1 || true
+"$vm" run --rodir "/mnt/host=$mods" --append markers.proprietary=deny -- bash -c "$(guest_half modules-deny)" modules-deny >"$scratch/deny" 2>&1 || true
 cat "$scratch/deny"
 d=$scratch/deny
 check "markers.proprietary=deny on the command line sets the policy" grep -qx 'policy=deny' "$d"

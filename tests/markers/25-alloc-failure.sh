@@ -12,7 +12,7 @@
 
 [ -e "$mods/markers_gpl.ko" ] || die "no test modules; run tests/modules/build"
 
-"$vm" run --share "$mods" -- bash -c "$(guest_half alloc-failure)" alloc-failure >"$scratch/out" 2>&1 || true
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half alloc-failure)" alloc-failure >"$scratch/out" 2>&1 || true
 cat "$scratch/out"
 o=$scratch/out
 check "before: the marker is listed off, no probe" grep -qx 'before: listed off 0' "$o"

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 [ -e "$mods/markers_gpl.ko" ] || die "no test modules; run tests/modules/build"
-"$vm" run --timeout 600 --share "$mods" -- bash -c "$(guest_half stap-native)" stap-native >"$scratch/out" 2>&1 || true
+"$vm" run --timeout 600 --rodir "/mnt/host=$mods" -- bash -c "$(guest_half stap-native)" stap-native >"$scratch/out" 2>&1 || true
 cat "$scratch/out"
 check "the guest run finished" grep -qx '== done' "$scratch/out"
 while IFS="$(printf '\t')" read -r name _ format; do

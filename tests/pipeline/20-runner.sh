@@ -2,7 +2,8 @@
 # The runner's contract: the command's exit status comes back; a panic, a
 # kernel WARNING and a timeout fail the run and are shown, and are logged
 # to VM_REPORT_LOG (these deliberate ones to a log of their own, so that
-# finish's check of this test's runs stays for the others); --share works.
+# finish's check of this test's runs stays for the others); the shares
+# work, read-only where asked, the checkout read-only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,4 +43,31 @@ echo "from the host" >"$scratch/greeting"
 out=$("$vm" run --share "$scratch" -- sh -c 'cat /mnt/host/greeting; echo back > /mnt/host/reply; uname -r') || true
 check "--share DIR is /mnt/host in the guest" grep -qx 'from the host' <<<"$out"
 check "the guest writes to /mnt/host" grep -qx back "$scratch/reply"
+
+# Several shares at once, read-only and writable, and the checkout
+mkdir "$scratch/in" "$scratch/out"
+echo input >"$scratch/in/file"
+status=0
+out=$("$vm" run --rodir "/mnt/in=$scratch/in" --rwdir "/mnt/out=$scratch/out" -- sh -c '
+	cat /mnt/in/file
+	touch /mnt/in/new 2>/dev/null && echo in-writable
+	echo output >/mnt/out/file
+	head -n 1 '"$project_dir"'/README.md
+	touch '"$project_dir"'/guest-was-here 2>/dev/null && echo checkout-writable
+	echo end') || status=$?
+printf '%s\n' "$out" | sed 's/^/# guest: /'
+check "with two shares the command runs (exit $status)" [ "$status" = 0 ]
+check "--rodir GUEST=HOST: the guest reads HOST at GUEST" grep -qx input <<<"$out"
+check "... and cannot write there" [ ! -e "$scratch/in/new" ]
+check "--rwdir GUEST=HOST: the guest writes to HOST" grep -qx output "$scratch/out/file"
+check "the checkout is readable at its host path" grep -qxF "$(head -n 1 README.md)" <<<"$out"
+check "... and read-only" [ ! -e "$project_dir/guest-was-here" ]
+status=0
+out=$("$vm" run --rodir "relative=$scratch/in" -- true 2>&1) || status=$?
+check "a guest path that is not absolute is refused, saying why (exit $status)" \
+	grep -q 'the guest path must be absolute' <<<"$out"
+status=0
+out=$("$vm" run --rwdir "/mnt/x=$scratch/missing" -- true 2>&1) || status=$?
+check "a host directory that does not exist is refused (exit $status)" \
+	grep -q 'is not a directory' <<<"$out"
 finish

@@ -27,7 +27,7 @@ if [ -z "$flavour_suffix" ]; then acme_p=1 driver="the proprietary driver"; else
 
 start=$(date +%s)
 guest_status=0
-"$vm" run --share "$mods" --timeout "$timeout" -- bash -c "$(stress_guest_half policy)" policy "$switches" "$commands" "$acme_p" >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" --timeout "$timeout" -- bash -c "$(stress_guest_half policy)" policy "$switches" "$commands" "$acme_p" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
 half=$((switches / 2))

@@ -23,7 +23,7 @@ commands=100
 
 start=$(date +%s)
 guest_status=0
-"$vm" run --share "$mods" --timeout "$timeout" -- bash -c "$(stress_guest_half tracers)" tracers "$ftrace_cycles" "$perf_cycles" "$bpf_cycles" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
+"$vm" run --rodir "/mnt/host=$mods" --timeout "$timeout" -- bash -c "$(stress_guest_half tracers)" tracers "$ftrace_cycles" "$perf_cycles" "$bpf_cycles" "$commands" >"$scratch/out" 2>&1 || guest_status=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$scratch/out"
 measured_expected=$(((ftrace_cycles + perf_cycles + bpf_cycles) * commands))
