@@ -36,14 +36,18 @@ done < <(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is
 check "every option of kernel/config/debug exists in the kernel's Kconfig${missing[*]:+ (missing: ${missing[*]})}" \
 	[ "${#missing[@]}" = 0 ]
 
-if make -s -C vendor-module gpl KDIR="$kbuild" >"$scratch/gpl.log" 2>&1; then
+# Into a directory of this test's own: vendor-module/.build-gpl is the debug
+# image's driver, built for the debug kernel, not this one. (Below the
+# checkout: the build root sees the checkout, not /tmp.)
+gpl=$project_dir/build/tests/debug-flavour-gpl
+if make -s -C vendor-module gpl KDIR="$kbuild" GPL_OBJ="$gpl" >"$scratch/gpl.log" 2>&1; then
 	ok "the Acme driver's GPL build builds from the same source"
 else
 	not_ok "the Acme driver's GPL build builds from the same source"
 	tail -n 20 "$scratch/gpl.log"
 fi
-check "... and is declared GPL" grep -qa 'license=GPL' vendor-module/.build-gpl/acme_xa.ko
+check "... and is declared GPL" grep -qa 'license=GPL' "$gpl/acme_xa.ko"
 check "... with the drop's 12 markers" \
-	[ "$(tools/markers-elf/markers-elf vendor-module/.build-gpl/acme_xa.ko | wc -l)" = 12 ]
+	[ "$(tools/markers-elf/markers-elf "$gpl/acme_xa.ko" | wc -l)" = 12 ]
 check "the drop stays proprietary" grep -qa 'license=Proprietary' vendor-module/drop/acme_xa.ko
 finish
