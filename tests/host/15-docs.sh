@@ -1,7 +1,8 @@
 #!/bin/bash
 # The documents a reader finds in a clean clone: every relative link of
 # every Markdown file resolves (the file, and the heading of a #fragment),
-# and the README stays a way in (at most 200 lines) rather than a notebook.
+# the question index (docs/questions.md) links every one-liner, and the
+# README stays a way in (at most 200 lines) rather than a notebook.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -12,43 +13,80 @@ found_docs() {
 	[ "${#documents[@]}" -ge 8 ] && printf '%s\n' "${documents[@]}" | grep -qx README.md
 }
 check "git ls-files finds the README and the docs (${#documents[@]} Markdown files)" found_docs
+# The operator's way in: checked also before git knows them
+for doc in docs/questions.md docs/first-minute.md; do
+	check "$doc exists" [ -f "$doc" ]
+	[ ! -f "$doc" ] || printf '%s\n' "${documents[@]}" | grep -qxF "$doc" || documents+=("$doc")
+done
 
-# broken_links FILE: one line per link of FILE that does not resolve
-broken_links() {
-	python3 - "$1" <<'EOF'
+# markdown MODE FILE [LIST...]: what a reader would stumble on, one line
+# each. Heading ids are GitHub's: lower case, punctuation but - and _
+# dropped, spaces to -, the second of two equal ones -1, the third -2.
+#   markdown links FILE           relative links of FILE that do not resolve
+#   markdown entries FILE LIST... the "### " entries of each LIST that
+#                                 FILE does not link to
+markdown() {
+	python3 - "$@" <<'EOF'
 import os, re, sys
 
-path = sys.argv[1]
-text = open(path, encoding="utf-8").read()
-# Code blocks and inline code hold commands, not links.
-prose = re.sub(r"```.*?```", "", text, flags=re.S)
-prose = re.sub(r"`[^`\n]*`", "", prose)
+def without_code(text):
+    return re.sub(r"```.*?```", "", text, flags=re.S)
 
-def anchors(target):
-    """GitHub's heading ids of a Markdown file."""
-    ids = set()
-    body = re.sub(r"```.*?```", "", open(target, encoding="utf-8").read(), flags=re.S)
-    for heading in re.findall(r"^#{1,6} +(.+?) *$", body, flags=re.M):
+def headings(target):
+    """(level, GitHub id) of each heading of a Markdown file, in order."""
+    seen, found = {}, []
+    body = without_code(open(target, encoding="utf-8").read())
+    for hashes, heading in re.findall(r"^(#{1,6}) +(.+?) *$", body, flags=re.M):
         slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
-        ids.add(slug)
-    return ids
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        found.append((len(hashes), slug if n == 0 else "%s-%d" % (slug, n)))
+    return found
 
-for link in re.findall(r"\]\(([^)\s]+)\)", prose):
-    if re.match(r"^[a-z]+:", link):
-        continue
-    name, _, fragment = link.partition("#")
-    target = os.path.normpath(os.path.join(os.path.dirname(path), name)) if name else path
-    if not os.path.exists(target):
-        print("%s: no such file" % link)
-    elif fragment and target.endswith(".md") and fragment not in anchors(target):
-        print("%s: no heading #%s in %s" % (link, fragment, target))
+def links(path):
+    """(link, the file it names, its fragment) of each relative link."""
+    # Code blocks and inline code hold commands, not links.
+    prose = without_code(open(path, encoding="utf-8").read())
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    for link in re.findall(r"\]\(([^)\s]+)\)", prose):
+        if re.match(r"^[a-z]+:", link):
+            continue
+        name, _, fragment = link.partition("#")
+        target = os.path.normpath(os.path.join(os.path.dirname(path), name)) if name else path
+        yield link, target, fragment
+
+mode, path, lists = sys.argv[1], sys.argv[2], sys.argv[3:]
+if mode == "links":
+    for link, target, fragment in links(path):
+        if not os.path.exists(target):
+            print("%s: no such file" % link)
+        elif fragment and target.endswith(".md") and \
+                fragment not in [slug for _, slug in headings(target)]:
+            print("%s: no heading #%s in %s" % (link, fragment, target))
+elif mode == "entries":
+    linked = {(target, fragment) for _, target, fragment in links(path)}
+    for target in lists:
+        for level, slug in headings(target):
+            if level == 3 and (os.path.normpath(target), slug) not in linked:
+                print("%s#%s" % (target, slug))
+else:
+    sys.exit("markdown: no mode %s" % mode)
 EOF
 }
 
 for doc in "${documents[@]}"; do
-	broken=$(broken_links "$doc") || broken="(the link check itself failed on $doc)"
+	broken=$(markdown links "$doc") || broken="(the link check itself failed on $doc)"
 	check "$doc: every relative link resolves" [ -z "$broken" ]
 	[ -z "$broken" ] || printf '%s\n' "$broken" | sed 's/^/#   /'
+done
+
+# Every one-liner (a "### " entry of a list) has a place in the index
+index=docs/questions.md
+for list in tools/oneliners/systemtap.md tools/oneliners/tracers.md tools/oneliners/zfs.md; do
+	entries=$(grep -c '^### ' "$list" || true)
+	unlinked=$(markdown entries "$index" "$list") || unlinked="(the entry check itself failed on $list)"
+	check "$index links each of the $entries entries of $list" [ -z "$unlinked" ]
+	[ -z "$unlinked" ] || printf '%s\n' "$unlinked" | sed 's/^/#   not linked: /'
 done
 
 lines=$(wc -l <README.md)
