@@ -1,30 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * benchstat: turn the raw result lines printed by the markers benchmark
- * guest into a report (cost per loop iteration per method, in the unit the
- * guest measured in; ratios, verdicts against targets) and optionally an
- * SVG bar chart drawn by gnuplot.
+ * benchstat: turn the raw result lines of make bench (bench/run and
+ * bench/guest.sh write them) into a report: cost per loop iteration per
+ * method, ratios, verdicts against targets; optionally an SVG bar chart
+ * drawn by gnuplot.
  *
- *   benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE
- *
- * The unit is what the guest's clock counted (the unit record below):
- * instructions under QEMU's instruction counting (deterministic, the
- * figures targets are judged on), emulated nanoseconds under plain TCG
- * (host time of translated code: ratios only), or nanoseconds under KVM.
+ *   benchstat [--tsv] [--svg OUT.svg] RAW_FILE TARGETS_FILE
  *
  * Both files: one record per line, fields separated by blanks (spaces,
  * tabs).  Blank lines and lines whose first field starts with '#' are
- * ignored.  A line holds at most 4096 bytes (a CR before the newline is
- * dropped); NUL and other control characters except tab are rejected.
+ * ignored.  A line holds at most 4096 bytes; NUL, CR and the other control
+ * characters except tab are rejected.
  *
  * RAW_FILE records:
- *   run <method> <iterations> <nanoseconds> [<round>]
- *       One timed run: <nanoseconds> (of the guest's clock: see
- *       unit) in total for <iterations> loop iterations.  Every run of a method has the same <iterations>
- *       (1..10^12); <nanoseconds> is 1..10^18.  At least one run line.
- *       <round> names the round the run belongs to (the methods of one
- *       round run back to back); a method has at most one run per round.
- *       Runs without a round are valid (files from before rounds).
+ *   unit instructions | tcg-ns | ns
+ *       What the guest's clock counted: instructions (QEMU -icount
+ *       shift=0: one nanosecond per instruction executed), tcg-ns (QEMU
+ *       TCG's emulated time: ratios only) or ns (hardware, KVM).  Exactly
+ *       one.
+ *   run <method> <iterations> <nanoseconds> <round>
+ *       One timed run: <nanoseconds> of the guest's clock for <iterations>
+ *       loop iterations.  Every run of a method has the same <iterations>
+ *       (1..10^12); <nanoseconds> is 1..10^18.  <round> names the round
+ *       (the methods of one round run back to back); a method has at most
+ *       one run per round.  At least one run line.
  *   label <method> <text>
  *       What the method measures, shown in the report.  One per method.
  *   count <method> <expected> <counted>
@@ -37,20 +36,16 @@
  *       positive decimal such as 812 or 3.25.  Keys are unique.
  *   note [<text>]
  *       Printed verbatim in the Notes section, in order.
- *   unit instructions | tcg-ns | ns
- *       What the guest's clock counted: instructions (QEMU -icount
- *       shift=0: one nanosecond per instruction executed), tcg-ns (QEMU
- *       TCG's emulated time) or ns (hardware, KVM).  At most one; tcg-ns
- *       when absent (files from before the unit).
  * <method>, <round> and <key> are 1-40 characters of a-z, 0-9 and '-'.
  * Methods are reported in the order of their first run, label or count
- * line.
+ * line.  A method with a label but no runs is listed as not measured: a
+ * tracer session that failed leaves one.
  *
  * TARGETS_FILE records:
  *   target <numerator> <denominator> <= | >= <value> <text>
  *       Claims that the ratio numerator/denominator (below) is <op> <value>,
  *       with <value> a positive decimal.  A method without runs makes the
- *       verdict "not measured" (quick runs may skip methods).
+ *       verdict "not measured".
  *   target <numerator> <denominator> ~ <value> <text>
  *       Claims that the two cost the same per iteration within <value> (in
  *       the unit): the difference numerator - denominator, paired or not as
@@ -65,13 +60,14 @@
  *       common round r, ratio_r = ns_per_iter(num, r) / ns_per_iter(den, r);
  *       the ratio is the median of the ratio_r, with their quartiles Q1
  *       and Q3 (linear interpolation between order statistics, see
- *       quantile()), min and max, and the number of pairs.  Runs without a
- *       round, or in a round the other method has no run in, are left out.
- *       Verdict: "met" when the median, Q1 and Q3 all satisfy the target
- *       (the middle half of the rounds meets it), "missed by X%" when none
- *       does (X from the median), else "spread too wide to support".
- *   UNPAIRED, otherwise (files without rounds, methods run apart):
- *       median(num)/median(den) over all runs, with the range
+ *       quantile()), min and max, and the number of pairs.  Runs in a
+ *       round the other method has no run in are left out.  Verdict: "met"
+ *       when the median, Q1 and Q3 all satisfy the target (the middle half
+ *       of the rounds meets it), "missed by X%" when none does (X from the
+ *       median), else "spread too wide to support".
+ *   UNPAIRED, otherwise: guest.sh names a round after its session, so
+ *       methods of different sessions (a tracer's against the baseline)
+ *       share none.  median(num)/median(den) over all runs, with the range
  *       fastest(num)/slowest(den) to slowest(num)/fastest(den).  Verdict:
  *       "met" when the median and both ends of the range satisfy the
  *       target, "missed" when none does, else "spread too wide".  That
@@ -79,7 +75,7 @@
  *       wider than the noise of a ratio: hence pairing where possible.
  *
  * --tsv prints, instead of the report, tab-separated lines ("-" where
- * there is no value):
+ * there is no value), for tests/bench/10-quick.sh and the unit tests:
  *   method <name> <runs> <median> <min> <max> <x baseline>
  *       ns per iteration; <x baseline> is the ratio to the method named
  *       "baseline" (paired or not, as above).
@@ -88,12 +84,11 @@
  *          met|missed|too-wide|not-measured <q1> <q3> <pairs>
  *       <ratio> is the median; <low> <high> are min and max of the paired
  *       ratios, or the unpaired range; <q1> <q3> are "-" and <pairs> is 0
- *       when unpaired; all three are "-" when not measured.  (The last three
- *       columns came later; earlier columns keep their place.)  For a ~
+ *       when unpaired; all three are "-" when not measured.  For a ~
  *       target, <ratio> <low> <high> <q1> <q3> are differences.
  *
- * Limits: 256 methods, 100000 runs per method, 1000 each of targets,
- * timings and notes.
+ * Limits: 256 methods, 1000 each of runs per method, targets, timings and
+ * notes.
  *
  * Exit status: 0 when the report was written, even if targets were missed
  * or counts differ (those are findings); 1 on a system failure (I/O,
@@ -106,7 +101,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
@@ -119,7 +113,6 @@
 #define MAX_LINE	4096
 #define MAX_NAME	40
 #define MAX_METHODS	256
-#define MAX_RUNS	100000
 #define MAX_ENTRIES	1000
 #define MAX_ITERATIONS	1000000000000ULL
 #define MAX_COUNT	1000000000000000000ULL
@@ -127,12 +120,10 @@
 #define REPORT_WIDTH	110
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define BLANKS		" \t"
-#define NO_ROUND	SIZE_MAX
-#define MIN_PAIRS	3	/* fewer paired rounds: an unpaired ratio */
+#define MIN_PAIRS	3	/* fewer in common (a session cut short): unpaired */
 
-/* A run that names its round. */
-struct round_run {
-	size_t round;		/* index in rounds[] */
+struct run {
+	char round[MAX_NAME + 1];
 	double ns_per_iter;
 	unsigned long line;
 };
@@ -142,20 +133,11 @@ struct method {
 	char *label;
 	unsigned long label_line;
 	unsigned long long iterations;
-	unsigned long first_run_line;
-	double *ns_per_iter;	/* sorted once all input is read */
-	size_t runs, runs_allocated;
-	struct round_run *in_rounds;	/* sorted by round once all is read */
-	size_t n_in_rounds, in_rounds_allocated;
+	struct run *runs;	/* sorted by round once all input is read */
+	size_t n_runs, runs_allocated;
 	unsigned long count_line;	/* 0: no count line */
 	unsigned long long expected, counted;
-	double median;
-};
-
-struct round {
-	char name[MAX_NAME + 1];
-	/* bit i of has_run[i / 8]: methods[i] has a run in this round */
-	unsigned char has_run[MAX_METHODS / 8];
+	double median, fastest, slowest;
 };
 
 struct timing {
@@ -189,11 +171,6 @@ enum verdict { MET, MISSED, TOO_WIDE, NOT_MEASURED };
 
 static struct method *methods;
 static size_t n_methods;
-static struct round *rounds;
-static size_t n_rounds;
-/* Open addressing, linear probing: 0 is a free slot, else index + 1. */
-static size_t *round_slots;
-static size_t n_round_slots;	/* a power of two, at least 2 * n_rounds */
 static struct timing *timings;
 static size_t n_timings;
 static char **notes;
@@ -203,8 +180,8 @@ static size_t n_targets;
 
 /* What the guest's clock counted; see the unit record. */
 enum unit { UNIT_TCG_NS, UNIT_INSTRUCTIONS, UNIT_NS };
-static enum unit unit = UNIT_TCG_NS;
-static unsigned long unit_line;
+static enum unit unit;
+static unsigned long unit_line;	/* 0: no unit line yet */
 static const char *const unit_words[] = {
 	[UNIT_TCG_NS] = "tcg-ns", [UNIT_INSTRUCTIONS] = "instructions",
 	[UNIT_NS] = "ns",
@@ -268,13 +245,6 @@ static bool read_line(FILE *file, char *buf)
 
 	current_line++;
 	while ((c = getc(file)) != EOF && c != '\n') {
-		if (c == '\r') {
-			int next = getc(file);
-
-			if (next == '\n' || next == EOF)
-				break;
-			input_error("carriage return inside the line");
-		}
 		if (c == 0x7f || (c < 0x20 && c != '\t'))
 			input_error("control character 0x%02x (binary data?)", c);
 		if (len == MAX_LINE)
@@ -343,20 +313,14 @@ static void expect_end(char **cursor)
 		input_error("unexpected field '%.40s' at the end", extra);
 }
 
-static void check_name(const char *name, const char *what)
+static const char *parse_name(char **cursor, const char *what)
 {
+	const char *name = required_field(cursor, what);
 	size_t len = strlen(name);
 
 	if (len > MAX_NAME || strspn(name, NAME_CHARS) != len)
 		input_error("%s '%.40s' is not 1-%d characters of a-z, 0-9, '-'",
 			    what, name, MAX_NAME);
-}
-
-static const char *parse_name(char **cursor, const char *what)
-{
-	const char *name = required_field(cursor, what);
-
-	check_name(name, what);
 	return name;
 }
 
@@ -434,76 +398,6 @@ static struct method *find_or_add_method(const char *name)
 	return m;
 }
 
-/* FNV-1a, 32 bits */
-static size_t hash_name(const char *s)
-{
-	unsigned long h = 2166136261UL;
-
-	for (; *s; s++)
-		h = ((h ^ (unsigned char)*s) * 16777619UL) & 0xffffffffUL;
-	return (size_t)h;
-}
-
-static size_t *round_slot(const char *name)
-{
-	size_t mask = n_round_slots - 1, slot = hash_name(name) & mask;
-
-	while (round_slots[slot] &&
-	       strcmp(rounds[round_slots[slot] - 1].name, name) != 0)
-		slot = (slot + 1) & mask;
-	return &round_slots[slot];
-}
-
-static size_t find_or_add_round(const char *name)
-{
-	static size_t allocated;
-	size_t *slot;
-
-	if (2 * (n_rounds + 1) > n_round_slots) {
-		size_t i;
-
-		free(round_slots);
-		n_round_slots = n_round_slots ? 2 * n_round_slots : 64;
-		round_slots = calloc(n_round_slots, sizeof(*round_slots));
-		if (!round_slots)
-			system_error("out of memory");
-		for (i = 0; i < n_rounds; i++)
-			*round_slot(rounds[i].name) = i + 1;
-	}
-	slot = round_slot(name);
-	if (*slot)
-		return *slot - 1;
-	rounds = grow(rounds, &allocated, n_rounds, sizeof(*rounds));
-	memset(&rounds[n_rounds], 0, sizeof(*rounds));
-	strcpy(rounds[n_rounds].name, name);	/* check_name() checked it */
-	*slot = ++n_rounds;
-	return n_rounds - 1;
-}
-
-/* Records that m ran in round; a second run there is bad input. */
-static void add_round_run(struct method *m, size_t round, double ns_per_iter)
-{
-	size_t index = (size_t)(m - methods);
-	unsigned char bit = (unsigned char)(1u << (index % 8));
-	struct round_run *r;
-
-	if (rounds[round].has_run[index / 8] & bit) {
-		size_t i;
-
-		for (i = 0; m->in_rounds[i].round != round; i++)
-			;
-		input_error("second run of %s in round %s (first on line %lu)",
-			    m->name, rounds[round].name, m->in_rounds[i].line);
-	}
-	rounds[round].has_run[index / 8] |= bit;
-	m->in_rounds = grow(m->in_rounds, &m->in_rounds_allocated,
-			    m->n_in_rounds, sizeof(*m->in_rounds));
-	r = &m->in_rounds[m->n_in_rounds++];
-	r->round = round;
-	r->ns_per_iter = ns_per_iter;
-	r->line = current_line;
-}
-
 static void parse_run(char **cursor)
 {
 	struct method *m = find_or_add_method(parse_name(cursor, "method"));
@@ -511,30 +405,29 @@ static void parse_run(char **cursor)
 		parse_integer(cursor, "iterations", 1, MAX_ITERATIONS);
 	unsigned long long ns =
 		parse_integer(cursor, "nanoseconds", 1, MAX_COUNT);
-	const char *round_name = next_field(cursor);
-	size_t round = NO_ROUND;
+	const char *round = parse_name(cursor, "round");
+	struct run *r;
+	size_t i;
 
-	if (round_name) {
-		check_name(round_name, "round");
-		expect_end(cursor);
-		round = find_or_add_round(round_name);
-	}
+	expect_end(cursor);
 	/* A different loop length changes the per-iteration share of setup. */
-	if (m->runs > 0 && iterations != m->iterations)
+	if (m->n_runs > 0 && iterations != m->iterations)
 		input_error("%s: %llu iterations, but its run on line %lu had %llu",
-			    m->name, iterations, m->first_run_line,
+			    m->name, iterations, m->runs[0].line,
 			    m->iterations);
-	if (m->runs == MAX_RUNS)
-		input_error("%s: more than %d runs", m->name, MAX_RUNS);
-	if (m->runs == 0) {
-		m->iterations = iterations;
-		m->first_run_line = current_line;
-	}
-	m->ns_per_iter = grow(m->ns_per_iter, &m->runs_allocated, m->runs,
-			      sizeof(double));
-	m->ns_per_iter[m->runs++] = (double)ns / (double)iterations;
-	if (round != NO_ROUND)
-		add_round_run(m, round, m->ns_per_iter[m->runs - 1]);
+	/* A pair is one run of each method in a round: which would it be? */
+	for (i = 0; i < m->n_runs; i++)
+		if (strcmp(m->runs[i].round, round) == 0)
+			input_error("second run of %s in round %s (first on line %lu)",
+				    m->name, round, m->runs[i].line);
+	if (m->n_runs == MAX_ENTRIES)
+		input_error("%s: more than %d runs", m->name, MAX_ENTRIES);
+	m->iterations = iterations;
+	m->runs = grow(m->runs, &m->runs_allocated, m->n_runs, sizeof(*m->runs));
+	r = &m->runs[m->n_runs++];
+	strcpy(r->round, round);	/* parse_name() checked the length */
+	r->ns_per_iter = (double)ns / (double)iterations;
+	r->line = current_line;
 }
 
 static void parse_label(char **cursor)
@@ -693,41 +586,37 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int compare_round_runs(const void *a, const void *b)
+static int by_cost(const void *a, const void *b)
 {
-	size_t x = ((const struct round_run *)a)->round;
-	size_t y = ((const struct round_run *)b)->round;
-
-	return (x > y) - (x < y);
+	return compare_doubles(&((const struct run *)a)->ns_per_iter,
+			       &((const struct run *)b)->ns_per_iter);
 }
 
+static int by_round(const void *a, const void *b)
+{
+	return strcmp(((const struct run *)a)->round,
+		      ((const struct run *)b)->round);
+}
+
+/* By cost for the figures of each method, then by round for pairing. */
 static void sort_runs(void)
 {
 	size_t i;
 
 	for (i = 0; i < n_methods; i++) {
 		struct method *m = &methods[i];
-		size_t n = m->runs;
+		const struct run *runs = m->runs;
+		size_t n = m->n_runs;
 
-		if (m->n_in_rounds)	/* else in_rounds is NULL */
-			qsort(m->in_rounds, m->n_in_rounds,
-			      sizeof(*m->in_rounds), compare_round_runs);
 		if (n == 0)
 			continue;
-		qsort(m->ns_per_iter, n, sizeof(double), compare_doubles);
-		m->median = n % 2 ? m->ns_per_iter[n / 2] :
-			(m->ns_per_iter[n / 2 - 1] + m->ns_per_iter[n / 2]) / 2;
+		qsort(m->runs, n, sizeof(*runs), by_cost);
+		m->fastest = runs[0].ns_per_iter;
+		m->slowest = runs[n - 1].ns_per_iter;
+		m->median = n % 2 ? runs[n / 2].ns_per_iter :
+			(runs[n / 2 - 1].ns_per_iter + runs[n / 2].ns_per_iter) / 2;
+		qsort(m->runs, n, sizeof(*runs), by_round);
 	}
-}
-
-static double fastest(const struct method *m)
-{
-	return m->ns_per_iter[0];
-}
-
-static double slowest(const struct method *m)
-{
-	return m->ns_per_iter[m->runs - 1];
 }
 
 /*
@@ -750,24 +639,24 @@ static double quantile(const double *x, size_t n, double p)
 
 /*
  * The per-round ratios num/den over the rounds both ran in, into ratios
- * (room for the smaller of their round counts); returns how many.  Both
- * in_rounds arrays are sorted by round and hold a round at most once.
+ * (room for the smaller of their run counts); returns how many.  Both
+ * runs arrays are sorted by round and hold a round at most once.
  */
 static size_t paired_ratios(const struct method *num, const struct method *den,
 			    bool difference, double *ratios)
 {
 	size_t i = 0, j = 0, n = 0;
 
-	while (i < num->n_in_rounds && j < den->n_in_rounds) {
-		size_t a = num->in_rounds[i].round, b = den->in_rounds[j].round;
+	while (i < num->n_runs && j < den->n_runs) {
+		int order = strcmp(num->runs[i].round, den->runs[j].round);
 
-		if (a < b) {
+		if (order < 0) {
 			i++;
-		} else if (a > b) {
+		} else if (order > 0) {
 			j++;
 		} else {
-			double a_cost = num->in_rounds[i++].ns_per_iter;
-			double b_cost = den->in_rounds[j++].ns_per_iter;
+			double a_cost = num->runs[i++].ns_per_iter;
+			double b_cost = den->runs[j++].ns_per_iter;
 
 			ratios[n++] = difference ? a_cost - b_cost :
 				a_cost / b_cost;
@@ -785,41 +674,37 @@ static struct ratio compare_methods(const struct method *num,
 				    const struct method *den, bool difference)
 {
 	struct ratio r = { false, false, 0, 0, 0, 0, 0, 0 };
-	size_t room;
 	double *ratios;
 
-	if (!num || !den || num->runs == 0 || den->runs == 0)
+	if (!num || !den || num->n_runs == 0 || den->n_runs == 0)
 		return r;
 	r.measured = true;
-	room = num->n_in_rounds < den->n_in_rounds ? num->n_in_rounds :
-		den->n_in_rounds;
-	if (room >= MIN_PAIRS) {
-		ratios = malloc(room * sizeof(*ratios));
-		if (!ratios)
-			system_error("out of memory");
-		r.pairs = paired_ratios(num, den, difference, ratios);
-		if (r.pairs >= MIN_PAIRS) {
-			qsort(ratios, r.pairs, sizeof(*ratios), compare_doubles);
-			r.paired = true;
-			r.median = quantile(ratios, r.pairs, 0.5);
-			r.q1 = quantile(ratios, r.pairs, 0.25);
-			r.q3 = quantile(ratios, r.pairs, 0.75);
-			r.lo = ratios[0];
-			r.hi = ratios[r.pairs - 1];
-		}
-		free(ratios);
-		if (r.paired)
-			return r;
+	ratios = malloc((num->n_runs < den->n_runs ? num->n_runs : den->n_runs) *
+			sizeof(*ratios));
+	if (!ratios)
+		system_error("out of memory");
+	r.pairs = paired_ratios(num, den, difference, ratios);
+	if (r.pairs >= MIN_PAIRS) {
+		qsort(ratios, r.pairs, sizeof(*ratios), compare_doubles);
+		r.paired = true;
+		r.median = quantile(ratios, r.pairs, 0.5);
+		r.q1 = quantile(ratios, r.pairs, 0.25);
+		r.q3 = quantile(ratios, r.pairs, 0.75);
+		r.lo = ratios[0];
+		r.hi = ratios[r.pairs - 1];
 	}
+	free(ratios);
+	if (r.paired)
+		return r;
 	r.pairs = 0;
 	if (difference) {
 		r.median = num->median - den->median;
-		r.lo = fastest(num) - slowest(den);
-		r.hi = slowest(num) - fastest(den);
+		r.lo = num->fastest - den->slowest;
+		r.hi = num->slowest - den->fastest;
 	} else {
 		r.median = num->median / den->median;
-		r.lo = fastest(num) / slowest(den);
-		r.hi = slowest(num) / fastest(den);
+		r.lo = num->fastest / den->slowest;
+		r.hi = num->slowest / den->fastest;
 	}
 	return r;
 }
@@ -1012,11 +897,11 @@ static void print_method_table(void)
 		const struct method *m = &methods[i];
 		struct ratio r = ratio_between(m, baseline);
 
-		printf("%-*s %5zu", name_width, m->name, m->runs);
-		if (m->runs)
+		printf("%-*s %5zu", name_width, m->name, m->n_runs);
+		if (m->n_runs)
 			printf(" %10llu %8.2f %8.2f %8.2f %6.1f%%", m->iterations,
-			       m->median, fastest(m), slowest(m),
-			       100 * (slowest(m) - fastest(m)) / m->median);
+			       m->median, m->fastest, m->slowest,
+			       100 * (m->slowest - m->fastest) / m->median);
 		else
 			printf(" %10s %8s %8s %8s %7s", "-", "-", "-", "-", "-");
 		if (r.measured)
@@ -1058,7 +943,7 @@ static void describe_verdict(char *buf, size_t size, const struct target *t,
 		break;
 	case NOT_MEASURED:
 		snprintf(buf, size, "not measured (no runs of %s)",
-			 num && num->runs ? t->denominator : t->numerator);
+			 num && num->n_runs ? t->denominator : t->numerator);
 		break;
 	}
 }
@@ -1214,12 +1099,9 @@ static const char *const unit_chart_titles[] = {
 	[UNIT_NS] = "Markers benchmark (KVM): ns per iteration, median with min-max",
 };
 
-static void print_report(const char *title)
+static void print_report(void)
 {
-	printf("Markers benchmark: %s\n", unit_headings[unit]);
-	if (title)
-		printf("%s\n", title);
-	putchar('\n');
+	printf("Markers benchmark: %s\n\n", unit_headings[unit]);
 	print_method_table();
 	print_targets();
 	print_ratios();
@@ -1239,12 +1121,12 @@ static void print_tsv(void)
 		const struct method *m = &methods[i];
 		struct ratio r = ratio_between(m, baseline);
 
-		if (m->runs == 0) {
+		if (m->n_runs == 0) {
 			printf("method\t%s\t0\t-\t-\t-\t-\n", m->name);
 			continue;
 		}
-		printf("method\t%s\t%zu\t%.6f\t%.6f\t%.6f\t", m->name, m->runs,
-		       m->median, fastest(m), slowest(m));
+		printf("method\t%s\t%zu\t%.6f\t%.6f\t%.6f\t", m->name,
+		       m->n_runs, m->median, m->fastest, m->slowest);
 		if (r.measured)
 			printf("%.6f\n", r.median);
 		else
@@ -1276,21 +1158,7 @@ static void print_tsv(void)
 	}
 }
 
-/* Single quotes: gnuplot expands `command` inside double-quoted strings. */
-static void put_gnuplot_string(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", out);
-		else
-			fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
-	}
-	fputc('\'', out);
-}
-
-static bool write_chart_files(const char *data_path, const char *script_path,
-			      const char *title)
+static bool write_chart_files(const char *data_path, const char *script_path)
 {
 	FILE *data = fopen(data_path, "w");
 	FILE *script = data ? fopen(script_path, "w") : NULL;
@@ -1306,24 +1174,18 @@ static bool write_chart_files(const char *data_path, const char *script_path,
 	for (i = 0; i < n_methods; i++) {
 		const struct method *m = &methods[i];
 
-		if (m->runs == 0)
+		if (m->n_runs == 0)
 			continue;
 		fprintf(data, "%s %.9g %.9g %.9g\n", m->name, m->median,
-			fastest(m), slowest(m));
-		low = fmin(low, fastest(m));
-		high = fmax(high, slowest(m));
+			m->fastest, m->slowest);
+		low = fmin(low, m->fastest);
+		high = fmax(high, m->slowest);
 		bars++;
 	}
+	/* Log scale: kprobe-based methods can be 100x the baseline. */
 	fprintf(script,
 		"set terminal svg size 1000,600 noenhanced font 'sans,11' background '#ffffff'\n"
-		"set title ");
-	put_gnuplot_string(script, unit_chart_titles[unit]);
-	if (title) {
-		fputs(" . \"\\n\" . ", script);
-		put_gnuplot_string(script, title);
-	}
-	/* Log scale: kprobe-based methods can be 100x the baseline. */
-	fprintf(script, "\n"
+		"set title '%s'\n"
 		"set logscale y\nset yrange [%.9g:%.9g]\n"
 		"set ylabel '%s'\n"
 		"set xrange [-0.6:%.1f]\nset xtics rotate by 40 right nomirror\n"
@@ -1332,7 +1194,8 @@ static bool write_chart_files(const char *data_path, const char *script_path,
 		"plot 'bars.dat' using 0:2:xtic(1) with boxes notitle lc rgb '#4c72b0', \\\n"
 		"     '' using 0:2:3:4 with yerrorbars notitle ps 0 lw 1.5 lc rgb '#000000', \\\n"
 		"     '' using 0:4:(sprintf('%%.1f', $2)) with labels notitle offset 0,0.8 font ',9'\n",
-		low / 2, high * 4, unit_axes[unit], (double)bars - 0.6);
+		unit_chart_titles[unit], low / 2, high * 4, unit_axes[unit],
+		(double)bars - 0.6);
 	ok = !ferror(data) && !ferror(script);
 	ok = (fclose(data) == 0) && ok;
 	ok = (fclose(script) == 0) && ok;
@@ -1363,7 +1226,7 @@ static bool run_gnuplot(const char *dir, int svg_fd)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static int write_chart(const char *svg_path, const char *title)
+static int write_chart(const char *svg_path)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[MAX_LINE], data_path[MAX_LINE + 16], script_path[MAX_LINE + 16];
@@ -1384,7 +1247,7 @@ static int write_chart(const char *svg_path, const char *title)
 	}
 	snprintf(data_path, sizeof(data_path), "%s/bars.dat", dir);
 	snprintf(script_path, sizeof(script_path), "%s/chart.gp", dir);
-	ok = write_chart_files(data_path, script_path, title);
+	ok = write_chart_files(data_path, script_path);
 	if (!ok)
 		fprintf(stderr, "benchstat: cannot write gnuplot input in %s: %s\n",
 			dir, strerror(errno));
@@ -1415,8 +1278,7 @@ static void free_everything(void)
 
 	for (i = 0; i < n_methods; i++) {
 		free(methods[i].label);
-		free(methods[i].ns_per_iter);
-		free(methods[i].in_rounds);
+		free(methods[i].runs);
 	}
 	for (i = 0; i < n_timings; i++)
 		free(timings[i].text);
@@ -1425,8 +1287,6 @@ static void free_everything(void)
 	for (i = 0; i < n_targets; i++)
 		free(targets[i].text);
 	free(methods);
-	free(rounds);
-	free(round_slots);
 	free(timings);
 	free(notes);
 	free(targets);
@@ -1435,14 +1295,14 @@ static void free_everything(void)
 static noreturn void usage(const char *problem)
 {
 	fprintf(stderr, "benchstat: %s\n"
-		"usage: benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE\n",
+		"usage: benchstat [--tsv] [--svg OUT.svg] RAW_FILE TARGETS_FILE\n",
 		problem);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *svg_path = NULL, *title = NULL;
+	const char *svg_path = NULL;
 	bool tsv = false;
 	size_t i;
 	int argi, status = 0;
@@ -1457,10 +1317,8 @@ int main(int argc, char **argv)
 			tsv = true;
 		} else if (strcmp(opt, "--svg") == 0 && argi + 1 < argc) {
 			svg_path = argv[++argi];
-		} else if (strcmp(opt, "--title") == 0 && argi + 1 < argc) {
-			title = argv[++argi];
 		} else if (strcmp(opt, "--help") == 0) {
-			printf("usage: benchstat [--tsv] [--svg OUT.svg] [--title TEXT] RAW_FILE TARGETS_FILE\n"
+			printf("usage: benchstat [--tsv] [--svg OUT.svg] RAW_FILE TARGETS_FILE\n"
 			       "The input formats are described at the top of benchstat.c.\n");
 			return 0;
 		} else {
@@ -1471,22 +1329,23 @@ int main(int argc, char **argv)
 		usage("need exactly two files: RAW_FILE TARGETS_FILE");
 
 	parse_file(argv[argi], parse_raw_line);
-	for (i = 0; i < n_methods && methods[i].runs == 0; i++)
+	if (current_line == 0)
+		current_line = 1;	/* an empty file */
+	for (i = 0; i < n_methods && methods[i].n_runs == 0; i++)
 		;
-	if (i == n_methods) {
-		if (current_line == 0)
-			current_line = 1;
+	if (i == n_methods)
 		input_error("no 'run' line: nothing was measured");
-	}
+	if (!unit_line)
+		input_error("no 'unit' line: what did the guest's clock count?");
 	parse_file(argv[argi + 1], parse_target_line);
 	sort_runs();
 
 	if (tsv)
 		print_tsv();
 	else
-		print_report(title);
+		print_report();
 	if (svg_path)
-		status = write_chart(svg_path, title);
+		status = write_chart(svg_path);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "benchstat: writing the report: %s\n", strerror(errno));
 		status = 1;

@@ -156,10 +156,10 @@ cp "$T/out" "$W/rounds.tsv"
 
 # Exactly 3 common rounds: paired.  Ratios 1.3 1.0 1.1 (r3 r1 r2), sorted
 # 1.0 1.1 1.3: Q1 = 1.0 + 0.5 * 0.1 = 1.05, median 1.1, Q3 = 1.1 + 0.5 * 0.2
-# = 1.2.  2 of x's runs (no round, round r4) pair with nothing.
-printf '%s\n' "run baseline 1 100 r1" "run x 1 100 r1" "run x 1 55 r2" \
+# = 1.2.  2 of x's runs (rounds r5, r4) pair with nothing.
+printf '%s\n' "unit tcg-ns" "run baseline 1 100 r1" "run x 1 100 r1" "run x 1 55 r2" \
 	"run baseline 1 50 r2" "run baseline 1 10 r3" "run x 1 13 r3" \
-	"run x 1 500" "run x 1 7 r4" >"$W/three.raw"
+	"run x 1 500 r5" "run x 1 7 r4" >"$W/three.raw"
 echo "target x baseline <= 1.25 Q3 1.2 meets it, the max 1.3 does not" >"$W/three.targets"
 run "$bin" --tsv "$W/three.raw" "$W/three.targets"
 check "exactly 3 common rounds: paired; Q1 1.05, median 1.1, Q3 1.2 (met, max 1.3 aside)" \
@@ -190,25 +190,27 @@ ratios_section_paired() {
 check "text report: the ratios section says what the range is, paired or not" \
 	ratios_section_paired
 
-awk '$1 == "run" && NF == 5 { NF = 4 } 1' "$here/rounds.raw" >"$W/norounds.raw"
-run "$bin" --tsv "$W/norounds.raw" "$here/rounds.targets"
-check "the same runs without rounds: unpaired, spread too wide (0.713-1.488 straddles 1.05)" \
+# The same runs with baseline in a session of its own, as guest.sh runs
+# the baseline apart from each tracer's methods: no round in common.
+awk '$1 == "run" && $2 != "baseline" { $5 = "other-" $5 } 1' "$here/rounds.raw" >"$W/apart.raw"
+run "$bin" --tsv "$W/apart.raw" "$here/rounds.targets"
+check "the same runs in other sessions: unpaired, spread too wide (0.713-1.488 straddles 1.05)" \
 	has_line "target${TAB}close${TAB}baseline${TAB}1.030000${TAB}0.713077${TAB}1.487778${TAB}<=${TAB}1.05${TAB}too-wide${TAB}-${TAB}-${TAB}0"
-check "the same runs without rounds: x baseline is median/median again" \
+check "the same runs in other sessions: x baseline is median/median" \
 	has_line "method${TAB}far${TAB}5${TAB}130.900000${TAB}109.800000${TAB}157.300000${TAB}1.190000"
 same_method_figures() {
 	[ "$rc" -eq 0 ] &&
 		[ "$(grep '^method' "$T/out" | cut -f1-6)" = "$(grep '^method' "$W/rounds.tsv" | cut -f1-6)" ]
 }
-check "rounds change no per-method figure (runs, median, min, max)" \
+check "pairing changes no per-method figure (runs, median, min, max)" \
 	same_method_figures
-run "$bin" "$W/norounds.raw" "$here/rounds.targets"
-check "text report, the same runs without rounds: unpaired, spread too wide (median meets it)" \
+run "$bin" "$W/apart.raw" "$here/rounds.targets"
+check "text report, the same runs in other sessions: unpaired, spread too wide (median meets it)" \
 	has_verdict close/baseline "<= 1.05" "spread too wide to support (median meets it)"
 
 # ---- malformed input: exit 2 and FILE:LINE ----------------------------
 bad_raw "unknown keyword" 2 "unknown keyword 'bogus'" \
-	$'run baseline 10 100\nbogus baseline 10 100\n'
+	$'run baseline 10 100 r1\nbogus baseline 10 100\n'
 bad_raw "missing field" 1 "missing nanoseconds" $'run baseline 10\n'
 bad_raw "non-numeric field" 1 "'12x' is not a whole number" \
 	$'run baseline 10 12x\n'
@@ -220,15 +222,17 @@ bad_raw "overflowing nanoseconds (99999999999999999999999)" 1 "larger than" \
 bad_raw "iterations above 10^12" 1 "iterations .* is larger than" \
 	$'run baseline 1000000000001 5\n'
 bad_raw "line of 5000 characters" 2 "line longer than 4096" \
-	"$(printf 'run baseline 1 5\nnote %05000d' 0)"
+	"$(printf 'run baseline 1 5 r1\nnote %05000d' 0)"
 bad_raw "runs of one method with differing iteration counts" 3 \
 	"baseline: 20 iterations, but its run on line 1 had 10" \
-	$'run baseline 10 100\nrun other 20 100\nrun baseline 20 100\n'
+	$'run baseline 10 100 r1\nrun other 20 100 r1\nrun baseline 20 100 r2\n'
 bad_raw "empty file" 1 "no 'run' line" ""
 bad_raw "file without a run line" 2 "no 'run' line" \
 	$'# nothing measured\nlabel baseline empty loop\n'
 bad_raw "method name with capitals" 1 "'Baseline' is not 1-40 characters" \
 	$'run Baseline 10 100\n'
+bad_raw "run without its round" 2 "missing round" \
+	$'unit ns\nrun baseline 10 100\n'
 bad_raw "extra field after the round" 1 "unexpected field '7'" \
 	$'run baseline 10 100 r1 7\n'
 bad_raw "second run of a method in one round, named with the first's line" 4 \
@@ -249,8 +253,8 @@ bad_raw "round name of 41 characters" 1 "round '.*' is not 1-40 characters" \
 bad_raw "round name with a dot" 1 "round 'r\\.1' is not 1-40 characters" \
 	$'run baseline 10 100 r.1\n'
 bad_raw "second count line for a method" 3 "second count for baseline" \
-	$'run baseline 10 100\ncount baseline 10 10\ncount baseline 10 9\n'
-printf 'run baseline 10 100\nrun baseline 10 1\0000\n' >"$W/nul.raw"
+	$'run baseline 10 100 r1\ncount baseline 10 10\ncount baseline 10 9\n'
+printf 'run baseline 10 100 r1\nrun baseline 10 1\0000 r2\n' >"$W/nul.raw"
 expect_bad "NUL byte inside a line" "$W/nul.raw:2" "control character 0x00" \
 	"$bin" "$W/nul.raw" "$NO_TARGETS"
 
@@ -277,47 +281,44 @@ bad_target "target without its description" 1 "missing target description" \
 expect_bad "missing input file" "$W/absent.raw" "No such file" \
 	"$bin" "$W/absent.raw" "$NO_TARGETS"
 
+bad_raw "a CR before the newline: a control character" 1 "control character 0x0d" \
+	$'unit ns\r\nrun baseline 10 100 r1\n'
+
 # ---- accepted edge cases ----------------------------------------------
 {
-	printf 'run baseline 10 100\r\n'
+	printf 'unit ns\nrun baseline 10 100 r1\n'
 	printf 'note %04091d\n' 0
 } >"$W/edge.raw"
 run "$bin" "$W/edge.raw" "$NO_TARGETS"
-check "CRLF line ending and a line of exactly 4096 bytes are accepted" \
+check "a line of exactly 4096 bytes is accepted" \
 	has_text '^0{4091}$'
 
 # ---- the sample and the chart -----------------------------------------
-run "$bin" --title "sample" "$here/sample.raw" "$here/sample.targets"
-check "sample report: exit 0, 14 methods, no line wider than 110" \
-	test "$rc" -eq 0 -a \
-	"$(grep -cE '^[a-z0-9-]+ +5 +1000000 ' "$T/out")" -eq 14 -a \
-	"$(awk 'length > 110' "$T/out" | wc -l)" -eq 0
-
-# The sample with a round on every run: the first run of each method in
-# r-1, the second in r-2...
-awk '$1 == "run" { $5 = "r-" ++n[$2] } 1' "$here/sample.raw" >"$W/sample-rounds.raw"
-run "$bin" --title "sample" "$W/sample-rounds.raw" "$here/sample.targets"
-sample_rounds_report() {
-	[ "$rc" -eq 0 ] && [ "$(awk 'length > 110' "$T/out" | wc -l)" -eq 0 ] &&
+run "$bin" "$here/sample.raw" "$here/sample.targets"
+sample_report() {
+	[ "$rc" -eq 0 ] && [ "$(grep -cE '^[a-z0-9-]+ +5 +1000000 ' "$T/out")" -eq 14 ] &&
+		[ "$(awk 'length > 110' "$T/out" | wc -l)" -eq 0 ] &&
 		! grep -q ' $' "$T/out" &&
 		has_text '^marker-probe/tracepoint-probe +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-9.]+-[0-9.]+ +5 +<= 1\.10 ' &&
+		has_text '^stap-mark/baseline +[0-9.]+ +- +[0-9.]+-[0-9.]+ +unpaired$' &&
 		has_text '^lttng-marker/baseline +- +- +- +- +<= 2 +not measured'
 }
-check "sample with rounds: paired rows, no line wider than 110 or ending in a blank" \
-	sample_rounds_report
+check "sample report: 14 methods, paired rows within a session, unpaired across; no line wider than 110 or ending in a blank" \
+	sample_report
 
 mkdir "$W/tmp"
-run env TMPDIR="$W/tmp" "$bin" --svg "$W/chart.svg" --title "test title" \
+run env TMPDIR="$W/tmp" "$bin" --svg "$W/chart.svg" \
 	"$here/sample.raw" "$here/sample.targets"
-check "--svg writes an SVG naming every method, and the title" \
+check "--svg writes an SVG naming every method" \
 	test "$rc" -eq 0 -a -s "$W/chart.svg" -a \
 	"$(head -c 5 "$W/chart.svg")" = "<?xml" -a \
 	"$(grep -coE '>(baseline|nop5|marker-off|tracepoint-off|marker-probe|tracepoint-probe|stap-mark|stap-trace|stap-kprobe|bpftrace-marker|bpftrace-tracepoint|bpftrace-kprobe|perf-marker|perf-tracepoint)<' "$W/chart.svg")" -eq 14
-title_and_no_leftovers() {
-	grep -q 'test title' "$W/chart.svg" && [ -z "$(ls -A "$W/tmp")" ]
+unit_title_and_no_leftovers() {
+	grep -q 'Markers benchmark (QEMU TCG): ns per iteration' "$W/chart.svg" &&
+		[ -z "$(ls -A "$W/tmp")" ]
 }
-check "--svg also names the title and leaves no temporary files" \
-	title_and_no_leftovers
+check "--svg titles the chart by the unit and leaves no temporary files" \
+	unit_title_and_no_leftovers
 
 mkdir "$W/bin"
 printf '#!/bin/sh\necho "gnuplot: broken" >&2\nexit 3\n' >"$W/bin/gnuplot"
@@ -339,17 +340,24 @@ check "~: the paired differences' median, quartiles and range, within 4: met" \
 check "~: a difference of 3.3 against 1: missed" \
 	has_line "target${TAB}close${TAB}baseline${TAB}3.300000${TAB}2.700000${TAB}3.900000${TAB}~${TAB}1${TAB}missed${TAB}3.000000${TAB}3.600000${TAB}5"
 run "$bin" "$here/rounds.raw" "$here/rounds.targets"
-check "~ in the report: signed differences, the miss in the unit" \
-	has_text '^close/baseline +\+3\.300 +\+3\.000\.\.\+3\.600 .* ~ 1 +missed: \+3\.30 tcg-ns per iteration$'
+difference_row() {
+	has_text '^close/baseline +\+3\.300 +\+3\.000\.\.\+3\.600 .* ~ 1 ' &&
+		has_verdict close/baseline "~ 1" "missed: +3.30 instructions per iteration"
+}
+check "~ in the report: signed differences, the miss in the unit" difference_row
 
 # ---- the unit ---------------------------------------------------------
-printf 'unit instructions\nrun baseline 10 100\n' >"$W/unit.raw"
-run "$bin" "$W/unit.raw" "$NO_TARGETS"
+run "$bin" "$here/rounds.raw" "$NO_TARGETS"
 check "unit instructions: the report says what was counted" \
 	has_text '^Markers benchmark: instructions per loop iteration \(QEMU -icount'
 run "$bin" "$here/stats.raw" "$NO_TARGETS"
-check "no unit line: TCG's emulated ns, ratios only" \
+check "unit tcg-ns: TCG's emulated ns, ratios only" \
 	has_text '^Markers benchmark: ns per loop iteration \(QEMU TCG: only ratios'
+printf 'unit ns\nrun baseline 10 100 r1\n' >"$W/unit.raw"
+run "$bin" "$W/unit.raw" "$NO_TARGETS"
+check "unit ns: hardware, absolute times" \
+	has_text '^Markers benchmark: ns per loop iteration \(hardware virtualization'
+bad_raw "no unit line" 2 "no 'unit' line" $'# a comment\nrun baseline 10 100 r1\n'
 bad_raw "an unknown unit" 1 "unit 'cycles' is not instructions, tcg-ns or ns" $'unit cycles\nrun baseline 10 100\n'
 bad_raw "a second unit line" 2 "second unit line \\(the first is line 1\\)" $'unit ns\nunit ns\nrun baseline 10 100\n'
 
