@@ -79,7 +79,14 @@ static const char usage_text[] =
 "  in-use            the static key of site K is set enabled, as if a probe\n"
 "                    were connected\n"
 "\n"
-"  --help            this text\n";
+"Options, before COMMAND:\n"
+"  --site K          K, the struct marker that the edits of one site are\n"
+"                    about (default 0)\n"
+"  -h, --help        this text\n"
+"\n"
+"Examples:\n"
+"  ko-edit modinfo acme_xa.ko acme_xa_forced.ko '-markers ' '-nomatch '\n"
+"  ko-edit --site 1 name-no-nul markers_prop.ko bad.ko\n";
 
 static void cleanup(void)
 {
@@ -660,8 +667,9 @@ int main(int argc, char **argv)
 	int in_fd, fd, argi = 1;
 	char *end;
 
-	for (; argi < argc && !strncmp(argv[argi], "--", 2); argi++) {
-		if (!strcmp(argv[argi], "--help")) {
+	for (; argi < argc && (!strncmp(argv[argi], "--", 2) ||
+			       !strcmp(argv[argi], "-h")); argi++) {
+		if (!strcmp(argv[argi], "--help") || !strcmp(argv[argi], "-h")) {
 			fputs(usage_text, stdout);
 			return 0;
 		}

@@ -66,6 +66,11 @@ static void usage(FILE *f)
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
+	      "Examples:\n"
+	      "  " PROG " acme_xa.ko                      # list its markers\n"
+	      "  " PROG " --merge build/linux acme_xa.ko  "
+	      "# into build/linux/Module.markers\n"
+	      "\n"
 	      "Exit status: 0 success, 1 bad input or I/O error, 2 usage "
 	      "error.\n", f);
 }
