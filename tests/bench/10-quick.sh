@@ -13,8 +13,12 @@
 
 results=$scratch/results
 status=0
+markers_before=$(sha256sum <"$kbuild/Module.markers")
 bench/run --quick --out "$results" >"$scratch/run.log" 2>&1 || status=$?
 check "bench/run --quick ends well (status $status)" [ "$status" = 0 ]
+check "... and leaves the kernel tree's Module.markers as it was (other tests compile against it)" \
+	[ "$(sha256sum <"$kbuild/Module.markers")" = "$markers_before" ]
+check "... which never lists the bench module's markers" lacks '^bench_' "$kbuild/Module.markers"
 [ -s "$results/latest.txt" ] || { tail -n 40 "$scratch/run.log"; die "no table in $results/latest.txt"; }
 sed 's/^/# /' "$results/latest.txt"
 guest_log=build/bench-quick/guest.log
