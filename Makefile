@@ -16,15 +16,16 @@ HOST_PACKAGES := qemu-system-x86 debootstrap linux-source-6.1 e2fsprogs ccache \
 	kernel-debug vendor-debug image-debug check-debug states-background
 
 help:
-	@echo 'make demo     build what the demo boots (first time ~20 min), then the guided demo: the vendor driver, its markers, SystemTap'
+	@echo 'make demo     build what the demo boots, then the guided demo: the vendor driver, its markers, SystemTap'
 	@echo 'make check    build everything, run every test (host and guest)'
 	@echo 'make check-series  only that every patch of the series builds on its own (the per-patch states; part of make check)'
-	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in instructions (QEMU -icount) and TCG time (~21 min, 8.5 of them a kernel from scratch; BENCH_BUILDS=no ~12 min): bench/results/'
+	@echo 'make bench    what a marker costs against tracepoints and kprobes, per tracer, in instructions (QEMU -icount) and TCG time: bench/results/ (bench/run --help)'
 	@echo 'make check-debug  the same marker code on a debug kernel (lockdep, KASAN, kmemleak, failslab): stress, faults, hostile input; prints a summary'
 	@echo 'make shell    an interactive root shell in the guest'
 	@echo 'make deps | root | kernel | vendor | zfs | image    the individual set-up steps (zfs: OpenZFS on markers, zfs/README.md)'
 	@echo 'make debs     our kernel as Debian packages (linux-image, linux-headers with Module.markers) in build/debs'
 	@echo 'make clean    remove build/ (the caches in $${KM_CACHE:-/var/cache/kernel-markers} stay)'
+	@echo 'How long each takes, first run and warm: docs/building.md#times'
 
 # Host packages: installed only when one is missing.
 deps:

@@ -89,6 +89,16 @@ for list in tools/oneliners/systemtap.md tools/oneliners/tracers.md tools/onelin
 	[ -z "$unlinked" ] || printf '%s\n' "$unlinked" | sed 's/^/#   not linked: /'
 done
 
+# Counts the docs quote, against the code they count
+demo_steps=$(grep -cE '^heading "[0-9]+\. ' guest-image/demo)
+numbers=(zero one two three four five six seven eight nine ten eleven twelve)
+for doc in README.md docs/building.md; do
+	check "$doc says the demo has ${numbers[demo_steps]} steps, as guest-image/demo has" \
+		grep -q "${numbers[demo_steps]} steps" "$doc"
+done
+check "make help retypes no time (they live in docs/building.md#times)" \
+	lacks '~ *[0-9.]* *min' <(make -s help)
+
 lines=$(wc -l <README.md)
 check "README.md is a way in: $lines lines (at most 200)" [ "$lines" -le 200 ]
 for reader in 'an \*\*operator\*\*' '\*\*vendor support\*\*' 'a \*\*kernel developer\*\*'; do
