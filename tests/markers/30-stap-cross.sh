@@ -4,6 +4,8 @@
 # receive exact argument values from core, GPL and proprietary markers;
 # blocked markers deliver nothing; probes survive unload/reload and a policy
 # flip; format mismatches fail cleanly at compile time and at registration.
+# The guest checks itself and prints KTAP (guest/stap-cross.sh); the
+# compiles and stap -L run on the host.
 # shellcheck disable=SC2016 # $name, $format, $argN are SystemTap's
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -14,8 +16,8 @@ mkdir -p "$share"
 cp "$mods"/*.ko "$share/"
 
 stap_compile() { # NAME SCRIPT
-	(cd "$share" && "$vm" chroot -- stap -r "$kbuild" -p4 -m "$1" -e "$2") >"$scratch/$1.log" 2>&1
-	local status=$?
+	local status=0
+	(cd "$share" && "$vm" chroot -- stap -r "$kbuild" -p4 -m "$1" -e "$2") >"$scratch/$1.log" 2>&1 || status=$?
 	[ -s "$share/$1.ko" ] || status="$status, no module"
 	check "stap -r -p4 compiles $1 (status $status)" [ "$status" = 0 ]
 	[ "$status" = 0 ] || cat "$scratch/$1.log"
@@ -34,25 +36,11 @@ stap_compile stap_count 'global hits
 probe kernel.mark("test_prop_args") { hits++ }
 probe end { printf("hits=%d\n", hits) }'
 
-"$vm" run --share "$share" -- bash -c "$(guest_half stap-cross)" stap-cross >"$scratch/out" 2>&1 || true
-cat "$scratch/out"
-section() { sed -n "/^== $1\$/,/^== /p" "$scratch/out"; }
-o=$scratch/out
-check "a core marker reaches a probe with its name and format" grep -qx 'module_load|name %s taints %#lx' "$o"
-for who in gpl prop; do
-	check "exact values from the $who module (%u %d %llu %x %s %c %p)" \
-		grep -qx "test_${who}_args u=4000000000 d=-42 llu=12345678901234 x=deadbeef s=hello markers c=M p=0xffff888012345678" "$o"
-	check "MARK_NOARGS marker of the $who module fires" grep -q "^test_${who}_noargs fired" "$o"
-done
-check "every firing of a connected proprietary marker is seen (5)" eval 'section "count allowed" | grep -qx hits=5'
-check "a probe stays registered across unload and reload (2 + 3)" eval 'section "count unload-reload" | grep -qx hits=5'
-check "a force-loaded module's marker is blocked (forced) with a probe waiting, named" \
-	eval 'section "count forced" | grep -qP "\tblocked\t1\tforced\t\S+ \[stap_\w+\]$"'
-check "nothing fires from a force-loaded module" eval 'section "count forced" | grep -qx hits=0'
-check "under deny nothing fires; after the flip to allow everything does (4)" eval 'section "count deny then allow" | grep -qx hits=4'
-check "a wrong format through the API gets -EBUSY" grep -q 'register module_load with format "wrong %d": -16' "$o"
-check "the refusal is logged naming both formats" grep -q 'format mismatch for marker module_load: probe "wrong %d", marker "name %s taints %#lx"' "$o"
-check "the guest run finished" grep -qx '== done' "$o"
+# The guest checks itself and prints KTAP (guest/stap-cross.sh)
+guest_status=0
+"$vm" run --share "$share" -- bash -c "$(guest_half stap-cross)" stap-cross >"$scratch/out" 2>&1 || guest_status=$?
+guest_ktap "$scratch/out"
+check "the guest ran to the end, with no kernel report (exit $guest_status)" [ "$guest_status" = 0 ]
 
 # A .format() that does not match fails at stap's compile, with its error.
 status=0

@@ -3,7 +3,10 @@
 # the host (stap -r build/linux -p4) counts the acme markers while acmectl
 # runs exactly N commands in the guest; N submits and N completions, and the
 # driver's own counters agree. Natively in the guest, stap -L lists every
-# acme marker from the installed drop with its format.
+# acme marker from the installed drop with its format. The guest checks
+# itself and prints KTAP (guest/stap-count.sh), given the count and each
+# acme marker's format from the host's Module.markers; the compile runs on
+# the host.
 # shellcheck disable=SC2016 # $name, $format, $argN are SystemTap's
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -33,29 +36,19 @@ if [ -s "$share/acme_count.ko" ]; then ok "stap -r -p4 compiles the counting scr
 	not_ok "stap -r -p4 compiles the counting script"; sed 's/^/# /' "$scratch/compile.log"
 fi
 
-"$vm" run --share "$share" --timeout 600 -- \
-	bash -c "$(guest_half stap-count)" stap-count "$commands" "$threads" >"$scratch/out" 2>&1 || true
-sed 's/^/# /' "$scratch/out"
-section() { sed -n "/^== $1\$/,/^== /p" "$scratch/out"; }
-kv() { section "$1" | sed -n "s/^$2=//p"; }
-
-check "acmectl ran $commands commands under the stap script" [ "$(kv count completed)" = "$commands" ]
-check "stap counted exactly $commands acme_cmd_submit hits" [ "$(kv count stap_submits)" = "$commands" ]
-check "stap counted exactly $commands acme_cmd_complete hits" [ "$(kv count stap_completes)" = "$commands" ]
-check "no completion had an error status" [ "$(kv count stap_errors)" = 0 ]
-check "the queue depth seen at submit went above 1 with $threads threads ($(kv count stap_depth_max))" \
-	[ "$(kv count stap_depth_max)" -gt 1 ]
-# The marker's latency is the one WAIT hands to acmectl: the extremes agree
-check "min latency from the marker = acmectl's ($(kv count stap_latency_min_ns) ns)" \
-	same_count "$(kv count stap_latency_min_ns)" "$(kv count latency_min_ns)"
-check "max latency from the marker = acmectl's ($(kv count stap_latency_max_ns) ns)" \
-	same_count "$(kv count stap_latency_max_ns)" "$(kv count latency_max_ns)"
-check "the driver's stats agree: submitted=$(kv stats submitted)" [ "$(kv stats submitted)" = "$commands" ]
-check "the driver's stats agree: completed=$(kv stats completed)" [ "$(kv stats completed)" = "$commands" ]
-section 'stap -L native' >"$scratch/native"
+# What native stap -L in the guest must list: every acme marker of the
+# kernel build's Module.markers with its format
+probes=()
 while IFS="$(printf '\t')" read -r name _ format; do
-	check "native stap -L in the guest lists $name" \
-		grep -qF "kernel.mark(\"$name\").format(\"$format\")" "$scratch/native"
+	probes+=("kernel.mark(\"$name\").format(\"$format\")")
 done < <(grep "$(printf '\tacme_xa\t')" "$kbuild/Module.markers")
-check "the guest run finished" grep -qx '== done' "$scratch/out"
+check "the kernel build's Module.markers lists the acme markers (${#probes[@]})" [ "${#probes[@]}" -gt 0 ]
+
+# The guest checks itself and prints KTAP (guest/stap-count.sh)
+guest_status=0
+"$vm" run --share "$share" --timeout 600 -- \
+	bash -c "$(guest_half stap-count)" stap-count "$commands" "$threads" "${probes[@]}" >"$scratch/out" 2>&1 ||
+	guest_status=$?
+guest_ktap "$scratch/out"
+check "the guest ran to the end, with no kernel report (exit $guest_status)" [ "$guest_status" = 0 ]
 finish
