@@ -28,46 +28,69 @@ run_script() {
 # kv FILE KEY: the value of "KEY VALUE" / "KEY=VALUE" lines
 kv() { sed -n -E "s/^$2[ =]+//p" "$1" | head -n 1; }
 
+# The example outputs (stap-scripts/examples) are held to the same checks
+# as the fresh output of the same workload (examples/scenarios.sh): an
+# example that no longer reads like what the script prints fails here
+# (stap-scripts/examples/regenerate writes them anew).
+examples=$project_dir/stap-scripts/examples
+# shellcheck source=stap-scripts/examples/scenarios.sh
+. "$examples/scenarios.sh"
+
 # --- acme-latency: per-opcode counts add up to the workload -----------
-run_script latency "$scripts/acme-latency.stp" -- acmectl run --count 900 --threads 3 --seed 5
-o=$scratch/latency.out
-sum=$(awk '/^(read|write|crypt) / { n += $2 } END { print n + 0 }' "$o")
-check "acme-latency: read+write+crypt counts add up to 900 ($sum)" [ "$sum" = 900 ]
-check "acme-latency: percentile header" grep -Eq '^opcode +count +min +avg +p50 +p90 +p99 +max$' "$o"
-check "acme-latency: p50 <= p90 <= p99 <= max for every opcode" \
-	awk '/^(read|write|crypt) +[0-9]/ { if (!($5 <= $6 && $6 <= $7 && $7 <= $8 && $3 <= $5)) bad = 1; n++ } END { exit bad || n != 3 }' "$o"
-check "acme-latency: a log2 histogram per opcode" eval '[ "$(grep -c "^ *value |-* count$" "$o")" = 3 ]'
+latency_checks() { # FILE WHO
+	local o=$1 who=$2 sum
+	sum=$(awk '/^(read|write|crypt) / { n += $2 } END { print n + 0 }' "$o")
+	check "$who: read+write+crypt counts add up to 900 ($sum)" [ "$sum" = 900 ]
+	check "$who: percentile header" grep -Eq '^opcode +count +min +avg +p50 +p90 +p99 +max$' "$o"
+	check "$who: p50 <= p90 <= p99 <= max for every opcode" \
+		awk '/^(read|write|crypt) +[0-9]/ { if (!($5 <= $6 && $6 <= $7 && $7 <= $8 && $3 <= $5)) bad = 1; n++ } END { exit bad || n != 3 }' "$o"
+	check "$who: a log2 histogram per opcode" eval '[ "$(grep -c "^ *value |-* count$" "$o")" = 3 ]'
+}
+run_script latency "$scripts/acme-latency.stp" -- "$latency_workload"
+latency_checks "$scratch/latency.out" acme-latency
+latency_checks "$examples/acme-latency.txt" "the example acme-latency.txt"
 run_script latency-periodic "$scripts/acme-latency.stp" -G interval=1 -- 'acmectl run --count 200 >/dev/null; sleep 2.5'
 check "acme-latency -G interval=1: periodic reports, then the one at exit" \
 	eval 'grep -q "^acme command latency (ns), periodic" "$scratch/latency-periodic.out" && grep -q "^acme command latency (ns), at exit" "$scratch/latency-periodic.out"'
 
 # --- acme-errors: the stall at the configured point --------------------
-run_script errors --params "$stall" "$scripts/acme-errors.stp" -- acmectl run --count 300 --threads 2
-o=$scratch/errors.out
-check "acme-errors: failed ids 129,130,259,260" grep -qx 'failed_ids 129,130,259,260' "$o"
-check "acme-errors: 12 timeouts, 8 retries, 2 resets, 2 stalls" \
-	eval '[ "$(kv "$o" timeouts) $(kv "$o" retries) $(kv "$o" resets) $(kv "$o" fw_stalls)" = "12 8 2 2" ]'
-check "acme-errors: the stall line names command 129" grep -Eq ' fw\.stall +id=129 .*ring_pos=128 wraps=2$' "$o"
-check "acme-errors: timeouts of 129 happen in state stalled" grep -Eq ' cmd\.timeout +id=129 +fw=stalled ' "$o"
-check "acme-errors: the failure of 129 is ETIMEDOUT" grep -Eq ' cmd\.complete +id=129 .*status=ETIMEDOUT' "$o"
+errors_checks() { # FILE WHO
+	local o=$1 who=$2
+	check "$who: failed ids 129,130,259,260" grep -qx 'failed_ids 129,130,259,260' "$o"
+	check "$who: 12 timeouts, 8 retries, 2 resets, 2 stalls" \
+		eval '[ "$(kv "$o" timeouts) $(kv "$o" retries) $(kv "$o" resets) $(kv "$o" fw_stalls)" = "12 8 2 2" ]'
+	check "$who: the stall line names command 129" grep -Eq ' fw\.stall +id=129 .*ring_pos=128 wraps=2$' "$o"
+	check "$who: timeouts of 129 happen in state stalled" grep -Eq ' cmd\.timeout +id=129 +fw=stalled ' "$o"
+	check "$who: the failure of 129 is ETIMEDOUT" grep -Eq ' cmd\.complete +id=129 .*status=ETIMEDOUT' "$o"
+}
+run_script errors --params "$stall" "$scripts/acme-errors.stp" -- "$errors_workload"
+errors_checks "$scratch/errors.out" acme-errors
+errors_checks "$examples/acme-errors.txt" "the example acme-errors.txt"
 
 # --- acme-top: who drives the device ------------------------------------
-run_script top "$scripts/acme-top.stp" -G interval=1 -- \
-	'acmectl run --count 300 --opcodes read --sizes 4096 & acmectl run --count 200 --opcodes write --sizes 8192; wait; sleep 1.5'
-o=$scratch/top.out
-check "acme-top: refreshed at least once with its header" grep -q '^PROCESS\[PID\] .*AVG_LAT_US$' "$o"
-check "acme-top: totals since the start: one acmectl with 300 commands, 1200 KiB" \
-	grep -Eq '^acmectl\[[0-9]+\] +300 +1200 +0$' "$o"
-check "acme-top: and one with 200 commands, 1600 KiB" grep -Eq '^acmectl\[[0-9]+\] +200 +1600 +0$' "$o"
+top_checks() { # FILE WHO
+	local o=$1 who=$2
+	check "$who: refreshed at least once with its header" grep -q '^PROCESS\[PID\] .*AVG_LAT_US$' "$o"
+	check "$who: totals since the start: one acmectl with 300 commands, 1200 KiB" \
+		grep -Eq '^acmectl\[[0-9]+\] +300 +1200 +0$' "$o"
+	check "$who: and one with 200 commands, 1600 KiB" grep -Eq '^acmectl\[[0-9]+\] +200 +1600 +0$' "$o"
+}
+run_script top "$scripts/acme-top.stp" -G interval=1 -- "$top_workload"
+top_checks "$scratch/top.out" acme-top
+top_checks "$examples/acme-top.txt" "the example acme-top.txt"
 
 # --- markers-all: every marker of every module --------------------------
-run_script markers-all "$scripts/markers-all.stp" -- 'acmectl run --count 40 >/dev/null; rmmod acme_xa; modprobe acme_xa'
-o=$scratch/markers-all.out
-check "markers-all: acme_cmd_submit under acme_xa, 40 hits, with its format" \
-	grep -Eq '^acme_xa +40  acme_cmd_submit +id %u opcode %u len %u depth %u$' "$o"
-check "markers-all: module_load under vmlinux (the reload), with its format" \
-	grep -Eq '^vmlinux +1  module_load +name %s taints %#lx$' "$o"
-check "markers-all: no marker without a module" lacks '^? ' "$o"
+markers_all_checks() { # FILE WHO
+	local o=$1 who=$2
+	check "$who: acme_cmd_submit under acme_xa, 40 hits, with its format" \
+		grep -Eq '^acme_xa +40  acme_cmd_submit +id %u opcode %u len %u depth %u$' "$o"
+	check "$who: module_load under vmlinux (the reload), with its format" \
+		grep -Eq '^vmlinux +1  module_load +name %s taints %#lx$' "$o"
+	check "$who: no marker without a module" lacks '^? ' "$o"
+}
+run_script markers-all "$scripts/markers-all.stp" -- "$markers_all_workload"
+markers_all_checks "$scratch/markers-all.out" markers-all
+markers_all_checks "$examples/markers-all.txt" "the example markers-all.txt"
 
 # --- acme-bugreport: the report a vendor gets ---------------------------
 srcversion=$(objcopy -O binary --only-section=.modinfo "$drop/acme_xa.ko" /dev/stdout | tr '\0' '\n' | sed -n 's/^srcversion=//p')
@@ -114,7 +137,6 @@ check "bugreport -G json=1: the first names command 129" grep -q '"id":129' "$sc
 # fresh reports must have the sample's sections and lines in the same order,
 # its triggers, failed commands and stall stack (values such as times aside).
 facts=$project_dir/tests/stap/bugreport-facts
-examples=$project_dir/stap-scripts/examples
 # facts_to FORMAT REPORT OUT: the report's facts into OUT
 facts_to() { "$facts" "$1" "$2" >"$3"; }
 # same_facts KIND A B: both have KIND lines, and the same ones
