@@ -15,7 +15,7 @@
 firings=20000
 
 guest_status=0
-"$vm" run --rodir "/mnt/host=$mods" -- env FIRINGS=$firings bash -c "$(guest_half strings-once)" strings-once >"$scratch/out" 2>&1 ||
+"$vm" run --rodir "/mnt/host=$mods" -- env FIRINGS=$firings RAW_SAMPLES_AWK="$project_dir/tests/events/perf-raw-samples.awk" bash -c "$(guest_half strings-once)" strings-once >"$scratch/out" 2>&1 ||
 	guest_status=$?
 guest_ktap "$scratch/out"
 # The guest's tally of the records, as this run's figure

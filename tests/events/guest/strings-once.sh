@@ -1,5 +1,5 @@
 #!/bin/bash
-# In the guest (env FIRINGS=N): perf records N firings of test_ev_race
+# In the guest (env FIRINGS=N RAW_SAMPLES_AWK=FILE): perf records N firings of test_ev_race
 # (markers_events, /mnt/host) while a timer rewrites its string, and the
 # guest checks perf's raw samples byte by byte: each record holds one
 # reading of the string (its __data_loc length is that of the text it
@@ -27,16 +27,8 @@ lost=$(grep -c "PERF_RECORD_LOST" /tmp/r.dump)
 echo "lost records: $lost"
 check "perf lost no records" [ "$lost" = 0 ]
 
-# Each sample (PERF_RECORD_SAMPLE, type 9), its bytes in hex on one line:
-# as many as "raw event: size N bytes" says, since the dump's ASCII column
-# follows the bytes and may begin with a word that looks like one ("a1 u"
-# for the bytes 61 31 20 75)
-awk "function out() { if (raw ~ /^09 /) print raw; raw = \"\" }
-	/raw event: size/ { out(); inraw = 1; size = \$0; sub(/.*raw event: size /, \"\", size); size += 0; got = 0; next }
-	inraw && /^\. *[0-9a-f]+: / { sub(/^\. *[0-9a-f]+: +/, \"\"); n = split(\$0, b, \" \");
-		for (i = 1; i <= n && got < size && b[i] ~ /^[0-9a-f][0-9a-f]\$/; i++) { raw = raw b[i] \" \"; got++ }; next }
-	{ inraw = 0 }
-	END { out() }" /tmp/r.dump >/tmp/r.raw
+# Each sample, its bytes in hex on one line (tests/events/perf-raw-samples.awk)
+awk -f "$RAW_SAMPLES_AWK" /tmp/r.dump >/tmp/r.raw
 wc -l </tmp/r.raw | sed "s/^/raw records: /"
 rmmod markers_events
 
