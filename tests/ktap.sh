@@ -1,4 +1,4 @@
-# The result lines of every test, on the host and in the guest alike (the
+# The result lines of every test, and the small predicates checks use, on the host and in the guest alike (the
 # host's tests/lib.sh sources this; guest_half puts it in front of every
 # guest half; tests/unit-tap.sh builds on it): one KTAP result per check,
 #   ok - WHAT        not ok - WHAT        ok - WHAT # SKIP WHY
@@ -36,3 +36,15 @@ check() {
 		not_ok "$what"
 	fi
 }
+
+# lacks PATTERN FILE: FILE has no line matching PATTERN (binary files too).
+# A FILE that is missing or unreadable fails: it lacks nothing.
+lacks() {
+	local found=0
+	grep -a -q -e "$1" "$2" || found=$?
+	[ "$found" = 1 ]
+}
+# reads FILE VALUE: FILE (a sysfs knob, a counter) reads VALUE
+reads() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+# fails CMD...: CMD fails (a check that something is refused)
+fails() { ! "$@"; }

@@ -74,14 +74,18 @@ finish() {
 	exit $((ktap_failed > 100 ? 100 : ktap_failed))
 }
 
-# guest_half NAME: the text of this test's guest half, the script
-# guest/NAME.sh beside the test (a file of its own, so shellcheck reads
-# it), after the result helpers of tests/ktap.sh. Run it as:
+# guest_half NAME...: the text of this test's guest half: the result
+# helpers of tests/ktap.sh, then the scripts guest/NAME.sh beside the test
+# in that order (files of their own, which shellcheck reads). Run it as:
 #   "$vm" run ... -- bash -c "$(guest_half NAME)" NAME ARGS...
 guest_half() {
-	local file=$test_dir/guest/$1.sh
-	[ -r "$file" ] || die "the guest half $file is missing"
-	cat "$project_dir/tests/ktap.sh" "$file"
+	local name file
+	cat "$project_dir/tests/ktap.sh"
+	for name; do
+		file=$test_dir/guest/$name.sh
+		[ -r "$file" ] || die "the guest half $file is missing"
+		cat "$file"
+	done
 }
 
 # guest_ktap FILE: pass on the results of a guest half that checks itself,
@@ -115,13 +119,6 @@ scratch=$(mktemp -d /tmp/markers-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 export VM_REPORT_LOG=$scratch/vm-runs
 
-# lacks PATTERN FILE: FILE has no line matching PATTERN (binary files too).
-# A FILE that is missing or unreadable fails: it lacks nothing.
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
 # stap_mark_line NAME FORMAT: the line stap -L prints for marker NAME: its
 # format, $name and $format, then an $argN per conversion of the format,
 # typed as SystemTap types them: %s a string, any other conversion a long

@@ -143,6 +143,16 @@ run_tool() {
 	echo "$status"
 }
 
+# names_each NAME HELP WHAT LIST: the check that HELP, the help of the tool
+# NAME, names each WHAT in the file LIST (none when LIST is empty)
+names_each() {
+	local gone
+	[ -s "$4" ] || return 0
+	gone=$(missing mentions "$2" "$4")
+	check "$1 --help names each $3: $(paste -sd' ' "$4")" [ -z "$gone" ]
+	[ -z "$gone" ] || echo "#   not in its --help: $gone"
+}
+
 # tool_checks NAME OPTIONS WORDS ENV CMD...: the checks of the tool NAME,
 # run as CMD, whose parser accepts the options and commands in the file
 # OPTIONS, the values in WORDS and the variables in ENV
@@ -167,16 +177,8 @@ tool_checks() {
 	check "$name --help has a line for each option and command its parser accepts: $(paste -sd' ' "$options")" \
 		[ -z "$gone" ]
 	[ -z "$gone" ] || echo "#   no line of its --help starts with: $gone"
-	if [ -s "$words" ]; then
-		gone=$(missing mentions "$help" "$words")
-		check "$name --help names each value its parser accepts: $(paste -sd' ' "$words")" [ -z "$gone" ]
-		[ -z "$gone" ] || echo "#   not in its --help: $gone"
-	fi
-	if [ -s "$env" ]; then
-		gone=$(missing mentions "$help" "$env")
-		check "$name --help names each variable it reads from the environment: $(paste -sd' ' "$env")" [ -z "$gone" ]
-		[ -z "$gone" ] || echo "#   not in its --help: $gone"
-	fi
+	names_each "$name" "$help" "value its parser accepts" "$words"
+	names_each "$name" "$help" "variable it reads from the environment" "$env"
 
 	if [ "$name" = kernel/tree ]; then
 		skip "$name refuses an unknown option" "it takes any other argument for the directory to make"

@@ -37,14 +37,14 @@ check "modpost records the marker layout in the module (markers_abi=$abi)" [ "$a
 # default policy, guest/modules-deny.sh booted with markers.proprietary=deny)
 # and print KTAP: each run's plan and results become this test's.
 allow_status=0
-"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half modules-allow)" modules-allow >"$scratch/allow" 2>&1 ||
+"$vm" run --rodir "/mnt/host=$mods" -- bash -c "$(guest_half modules-common modules-allow)" modules-allow >"$scratch/allow" 2>&1 ||
 	allow_status=$?
 guest_ktap "$scratch/allow"
 check "the allow guest ran to the end, with no kernel report (exit $allow_status)" [ "$allow_status" = 0 ]
 
 deny_status=0
 "$vm" run --rodir "/mnt/host=$mods" --append markers.proprietary=deny -- \
-	bash -c "$(guest_half modules-deny)" modules-deny >"$scratch/deny" 2>&1 || deny_status=$?
+	bash -c "$(guest_half modules-common modules-deny)" modules-deny >"$scratch/deny" 2>&1 || deny_status=$?
 guest_ktap "$scratch/deny"
 check "the deny guest ran to the end, with no kernel report (exit $deny_status)" [ "$deny_status" = 0 ]
 finish

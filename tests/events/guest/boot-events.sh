@@ -18,13 +18,6 @@ one) echo "1..4" ;;
 two) echo "1..5" ;;
 *) echo "usage: boot-events.sh one|two, not '$boot'"; exit 1 ;;
 esac
-# lacks PATTERN FILE: FILE has no line matching PATTERN (as tests/lib.sh's:
-# a FILE that is missing or unreadable fails)
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
 
 dirs=0
 for ev in fs_open module_load module_unload; do

@@ -42,13 +42,6 @@ for spec in "$@"; do
 done
 cd /mnt/host || echo "# cannot enter /mnt/host: the checks below fail"
 
-# lacks PATTERN FILE: FILE has no line matching PATTERN (a missing FILE
-# fails: it lacks nothing)
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
 # failed STATUS: insmod's status says it failed (and did not crash)
 failed() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" -lt 128 ]; }
 # no_oops STATUS DMESG: insmod did not crash, the kernel reported nothing

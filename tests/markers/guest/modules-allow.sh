@@ -11,25 +11,9 @@
 # leave the list; and at the end that no load needed a GPL-only symbol.
 # Checks itself and prints KTAP, plan first; scratch files go to /tmp.
 set -u
-tab=$'\t'
-fmt='u %u d %d llu %llu x %x s %s c %c p %p'
-list=/sys/kernel/debug/markers/list
+: "${list:?}" "${tab:?}" "${fmt:?}" # from modules-common.sh, which guest_half puts first
 gpl=/sys/module/markers_gpl/parameters
 echo "1..28"
-# lacks PATTERN FILE: FILE has no line matching PATTERN (a missing FILE
-# fails: it lacks nothing)
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
-# listed LINE: the markers list has the line LINE, whole
-listed() { grep -qxF "$1" "$list"; }
-# logged PATTERN: the kernel log has a line matching PATTERN
-logged() { dmesg | grep -q -e "$1"; }
-# is FILE VALUE: FILE reads VALUE
-is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
-fails() { ! "$@"; }
 # What every insmod said, for the check that none needed a GPL-only symbol
 : >/tmp/insmod.err
 load() { insmod "$@" 2>>/tmp/insmod.err; }
@@ -47,8 +31,8 @@ check "the proprietary module's markers are listed, connectable" \
 check "markers named like macros are listed as written" listed "linux${tab}markers_gpl${tab}linux %d${tab}off${tab}0"
 check "... both of them" listed "test_gpl_macro_name${tab}markers_gpl${tab}macro %u${tab}off${tab}0"
 echo "# tainted=$(cat /proc/sys/kernel/tainted)"
-check "the proprietary module taints the kernel P (and O)" is /proc/sys/kernel/tainted 4097
-check "the policy is allow by default" is /sys/module/markers/parameters/proprietary allow
+check "the proprietary module taints the kernel P (and O)" reads /proc/sys/kernel/tainted 4097
+check "the policy is allow by default" reads /sys/module/markers/parameters/proprietary allow
 check "the decision for the proprietary module is logged with its reason" \
 	logged 'markers: markers_prop: 2 markers connectable (proprietary, markers.proprietary=allow)'
 
@@ -58,14 +42,14 @@ echo test_gpl_expanded >"$gpl/attach_b"
 echo linux >"$gpl/attach"
 echo 3 >"$gpl/fire_macro_names"
 echo "# linux-hits=$(cat "$gpl/hits") expanded-hits=$(cat "$gpl/hits_b")"
-linux_hits() { is "$gpl/hits" 3 && is "$gpl/hits_b" 0; }
+linux_hits() { reads "$gpl/hits" 3 && reads "$gpl/hits_b" 0; }
 check "a probe on the marker named linux gets its 3 hits; no marker is named after the expansion" linux_hits
 echo linux >"$gpl/detach"
 echo test_gpl_expanded >"$gpl/detach_b"
 echo test_gpl_macro_name >"$gpl/attach_b"
 echo 2 >"$gpl/fire_macro_names"
 echo "# macro-hits=$(cat "$gpl/hits_b")"
-check "a probe on the marker named like a #define gets its 2 hits" is "$gpl/hits_b" 2
+check "a probe on the marker named like a #define gets its 2 hits" reads "$gpl/hits_b" 2
 rmmod markers_prop markers_gpl
 
 # One bad site in markers_bad costs only itself
@@ -80,13 +64,13 @@ load markers_gpl.ko || echo "# markers_gpl does not load"
 echo test_bad_good_args >"$gpl/attach"
 echo 4 >/sys/module/markers_bad/parameters/fire
 echo "# bad-module-hits=$(cat "$gpl/hits")"
-check "... and connected: 4 hits" is "$gpl/hits" 4
+check "... and connected: 4 hits" reads "$gpl/hits" 4
 rmmod markers_gpl markers_bad
 
 # Modules built for another struct marker: markers_abi "1 64 jump_label"
 # and none at all
 # load_tainted_o MODULE: it loads, with O (out of tree) its only taint
-load_tainted_o() { load "$1" && is /sys/module/markers_gpl/taint O; }
+load_tainted_o() { load "$1" && reads /sys/module/markers_gpl/taint O; }
 for v in abi1 noabi; do
 	check "$v: a module built for another struct marker loads" load_tainted_o "markers_gpl_$v.ko"
 	echo "# $v: taint $(cat /sys/module/markers_gpl/taint 2>&1)"

@@ -6,26 +6,15 @@
 # nothing, the switch back, and that the debugfs directory has no policy
 # knob. Checks itself and prints KTAP, plan first.
 set -u
-tab=$'\t'
-fmt='u %u d %d llu %llu x %x s %s c %c p %p'
+: "${list:?}" "${tab:?}" "${fmt:?}" # from modules-common.sh, which guest_half puts first
 knob=/sys/module/markers/parameters/proprietary
-list=/sys/kernel/debug/markers/list
 echo "1..8"
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
-listed() { grep -qxF "$1" "$list"; }
-logged() { dmesg | grep -q -e "$1"; }
-is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
-fails() { ! "$@"; }
 # set_to FILE VALUE: write VALUE to FILE; fails as the write does
 set_to() { echo "$2" >"$1"; }
 cd /mnt/host || echo "# cannot enter /mnt/host: the checks below fail"
 
 echo "# policy=$(cat "$knob")"
-check "markers.proprietary=deny on the command line sets the policy" is "$knob" deny
+check "markers.proprietary=deny on the command line sets the policy" reads "$knob" deny
 insmod markers_prop.ko || echo "# markers_prop does not load"
 grep '^test_prop_args' "$list" | sed 's/^/# deny-list: /'
 check "under deny the proprietary module's markers are blocked (policy)" \
@@ -37,9 +26,9 @@ check "flipping to allow at run time makes them connectable" \
 	listed "test_prop_args${tab}markers_prop${tab}${fmt}${tab}off${tab}0"
 check "a bad policy value is refused" fails set_to "$knob" bogus
 echo "# after bogus: $(cat "$knob")"
-check "... and changes nothing" is "$knob" allow
+check "... and changes nothing" reads "$knob" allow
 set_to "$knob" deny
-check "the parameter switches the policy back" is "$knob" deny
+check "the parameter switches the policy back" reads "$knob" deny
 # (and the listing of the debugfs directory is there: it has the list file)
 ls /sys/kernel/debug/markers/ >/tmp/debugfs
 sed 's/^/# debugfs: /' /tmp/debugfs

@@ -44,13 +44,6 @@ ran() {
 # has FILE PATTERN: a line of $out/FILE matches the extended PATTERN
 has() { grep -Eq -- "$2" "$out/$1"; }
 count_of() { grep -Ec -- "$2" "$out/$1"; }
-# lacks PATTERN FILE: FILE has no line matching PATTERN (a missing FILE
-# fails: it lacks nothing)
-lacks() {
-	local found=0
-	grep -a -q -e "$1" "$2" || found=$?
-	[ "$found" = 1 ]
-}
 cd /tmp || echo "# cannot enter /tmp: the checks below fail"
 
 # --- SystemTap with kernel.mark(): the full bug report, facts read from
