@@ -1,6 +1,7 @@
 # Helpers of the stress tests, on top of tests/lib.sh. A stress test's
-# guest prints its figures as lines "WHAT: key=value ...", into the files
-# listed in stress_outputs, which the helpers below read.
+# guest prints what it counted as lines "WHAT: key=value ...", into the
+# files listed in stress_outputs, which kv reads for the test's figure
+# (and vendor-reload's checks, whose guest side is a SystemTap session).
 # shellcheck shell=bash
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -20,7 +21,3 @@ stress_guest_half() {
 kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" "${stress_outputs[@]}" | tail -n 1; }
 # has LINE: the guest printed exactly LINE
 has() { grep -qxF -- "$1" "${stress_outputs[@]}"; }
-# same_nonzero A B: A counted something, and B is the same
-same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
-# at_least A MIN
-at_least() { [ -n "$1" ] && [ "$1" -ge "$2" ]; }

@@ -1,7 +1,18 @@
 # The guest's helpers of the stress tests: tests/stress/lib.sh puts this
 # text in front of each guest script. The loads run until /tmp/km_stop
-# exists, then print what they did as "WHAT: key=value ..." lines.
+# exists, then report what they did as "WHAT: key=value ..." lines, which
+# the checks read back with kv (and the host, for the test's figure).
 # shellcheck shell=bash
+
+: >/tmp/stress.kv
+# report LINE: a "WHAT: key=value ..." line, printed and kept for kv
+report() { echo "$1" | tee -a /tmp/stress.kv; }
+# kv WHAT KEY: KEY's value on the last "WHAT: ..." line reported
+kv() { sed -n "s/^$1: .*\<$2=\([0-9]*\).*/\1/p" /tmp/stress.kv | tail -n 1; }
+# same_nonzero A B: A counted something, and B is the same
+same_nonzero() { [ -n "$1" ] && [ "$1" != 0 ] && [ "$1" = "$2" ]; }
+# at_least A MIN
+at_least() { [ -n "$1" ] && [ "$1" -ge "$2" ]; }
 
 # completed OUTPUT: how many commands an acmectl run reports done
 completed() { printf '%s\n' "$1" | sed -n 's/^completed=//p'; }
@@ -20,7 +31,7 @@ vendor_load() {
 		fi
 		runs=$((runs + 1))
 	done
-	echo "$what: runs=$runs ran=$ran failed_runs=$failed_runs"
+	report "$what: runs=$runs ran=$ran failed_runs=$failed_runs"
 }
 
 # core_opens FILE: opens FILE over and over, each open a hit of the core
@@ -31,17 +42,23 @@ core_opens() {
 		: <"$1"
 		opens=$((opens + 1))
 	done
-	echo "core: opens=$opens"
+	report "core: opens=$opens"
 }
 
-# held_counts: what the probes held by markers_churn counted,
-# "held: MARKER=N" each
+# held_counts: what the probes held by markers_churn counted, reported
+# as "held: MARKER=N" each
 held_counts() {
-	sed 's/^\([a-z_]*\) \([0-9]*\)$/held: \1=\2/' /sys/module/markers_churn/parameters/held
+	local line
+	while read -r line; do
+		report "held: ${line% *}=${line##* }"
+	done </sys/module/markers_churn/parameters/held
 }
 
-# listing_since FILE: "listing: unchanged" when the markers listing is
-# still FILE's, else how it differs
+# listing_since FILE: the markers listing is still FILE's (how it
+# differs is printed)
 listing_since() {
-	if diff "$1" /sys/kernel/debug/markers/list; then echo "listing: unchanged"; fi
+	local status=0
+	diff "$1" /sys/kernel/debug/markers/list >/tmp/listing.diff || status=$?
+	sed 's/^/listing: /' /tmp/listing.diff
+	[ "$status" = 0 ]
 }

@@ -3,17 +3,18 @@
 # bash -c ... tracers FTRACE_CYCLES PERF_CYCLES BPF_CYCLES COMMANDS. ftrace,
 # perf stat and bpftrace attach to markers:acme_cmd_submit and detach, each
 # time around COMMANDS read commands, under a background load of writes.
-# Prints "WHAT: key=value ..." lines ("ftrace:", "perf:", "bpftrace:",
-# "measured:", "held:", ...), "enable after: N", "listing: unchanged",
-# "unloaded: ok" and "== done".
+# Checks itself and prints KTAP, plan first; what it counted goes out as
+# "WHAT: key=value ..." lines too, for the host's figure.
+set -u
 ftrace_cycles=$1 perf_cycles=$2 bpf_cycles=$3 commands=$4
 L=/sys/kernel/debug/markers/list
 M=/sys/module/markers_churn/parameters
 E=/sys/kernel/tracing/events/markers/acme_cmd_submit
 T=/sys/kernel/tracing
 workload="/usr/local/bin/acmectl run --count $commands --threads 2 --opcodes read"
-modprobe acme_xa || exit 1
-insmod /mnt/host/markers_churn.ko || exit 1
+echo "1..12"
+modprobe acme_xa || echo "# acme_xa does not load: the checks below fail"
+insmod /mnt/host/markers_churn.ko || echo "# markers_churn does not load: the checks below fail"
 echo acme_cmd_submit >$M/hold
 cp $L /tmp/list.before
 vendor_load background --count 200 --threads 2 --opcodes write &
@@ -34,7 +35,10 @@ for _ in $(seq "$ftrace_cycles"); do
 	echo 0 >$E/enable
 	[ "$(grep -c " acme_cmd_submit: id " $T/trace)" = "$commands" ] && exact=$((exact + 1))
 done
-echo "ftrace: cycles=$ftrace_cycles enabled=$enabled exact=$exact"
+report "ftrace: cycles=$ftrace_cycles enabled=$enabled exact=$exact"
+check "ftrace enabled the event $ftrace_cycles times ($enabled)" [ "$enabled" = "$ftrace_cycles" ]
+check "... and each time recorded exactly the $commands submits of its workload ($exact of $ftrace_cycles)" \
+	[ "$exact" = "$ftrace_cycles" ]
 echo 0 >$E/filter
 exact=0 opened=0
 for _ in $(seq "$perf_cycles"); do
@@ -45,7 +49,9 @@ for _ in $(seq "$perf_cycles"); do
 	fi
 	[ "$(printf "%s\n" "$out" | sed -n "s/^\([0-9]*\),,markers:acme_cmd_submit,.*/\1/p")" = "$commands" ] && exact=$((exact + 1))
 done
-echo "perf: cycles=$perf_cycles opened=$opened exact=$exact"
+report "perf: cycles=$perf_cycles opened=$opened exact=$exact"
+check "perf stat opened the event $perf_cycles times ($opened)" [ "$opened" = "$perf_cycles" ]
+check "... and each time counted exactly $commands ($exact of $perf_cycles)" [ "$exact" = "$perf_cycles" ]
 exact=0 attached=0
 for _ in $(seq "$bpf_cycles"); do
 	bpftrace -e "tracepoint:markers:acme_cmd_submit /args->opcode == 1/ { @n = count(); }" \
@@ -53,13 +59,22 @@ for _ in $(seq "$bpf_cycles"); do
 	measured=$((measured + $(sed -n "s/^completed=//p" /tmp/bt.out)))
 	grep -qx "@n: $commands" /tmp/bt.out && exact=$((exact + 1))
 done
-echo "bpftrace: cycles=$bpf_cycles attached=$attached exact=$exact"
+report "bpftrace: cycles=$bpf_cycles attached=$attached exact=$exact"
+check "bpftrace attached $bpf_cycles times ($attached)" [ "$attached" = "$bpf_cycles" ]
+check "... and each time counted exactly $commands ($exact of $bpf_cycles)" [ "$exact" = "$bpf_cycles" ]
 touch /tmp/km_stop
 wait $background
-echo "measured: ran=$measured"
+report "measured: ran=$measured"
 held_counts
-echo "enable after: $(cat $E/enable)"
-listing_since /tmp/list.before
+measured_expected=$(((ftrace_cycles + perf_cycles + bpf_cycles) * commands))
+all=$((measured + $(kv background ran)))
+check "every measured workload ran all its commands ($measured of $measured_expected)" [ "$measured" = "$measured_expected" ]
+background_ran() { at_least "$(kv background runs)" 1 && [ "$(kv background failed_runs)" = 0 ]; }
+check "the background load ran throughout ($(kv background runs) runs, $(kv background ran) commands), no run failed" \
+	background_ran
+check "the probe held throughout counted every command ($(kv held acme_cmd_submit) of $all)" \
+	same_nonzero "$(kv held acme_cmd_submit)" "$all"
+check "the event is disabled at the end" reads $E/enable 0
+check "the listing at the end is the one before" listing_since /tmp/list.before
 echo acme_cmd_submit >$M/release
-rmmod markers_churn acme_xa && echo "unloaded: ok"
-echo "== done"
+check "the modules unload" rmmod markers_churn acme_xa
