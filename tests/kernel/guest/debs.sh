@@ -1,11 +1,22 @@
-#!/bin/sh
-# In the guest, booted from the image of the packaged root (run with sh,
-# as it was): prints uname -r, the two packages' dpkg status lines, where
-# modprobe found acme_xa ("modprobe acme_xa: PATH"), its dmesg lines and
-# what the SystemTap module compiled against the packaged headers counts
-# ("submits=N completes=N").
-uname -r
-dpkg-query -W -f="\${Status} \${Package}\n" "linux-image-$(uname -r)" "linux-headers-$(uname -r)"
-modprobe acme_xa && echo "modprobe acme_xa: $(modinfo -n acme_xa)"
-dmesg | grep -i -e acme -e markers
-staprun -c "acmectl run --count 200 --threads 2" /root/stap_debs.ko
+#!/bin/bash
+# In the guest, booted from the image of the packaged root: bash -c ...
+# debs RELEASE. The packaged kernel and its two packages, modprobe finding
+# the driver installed next to the packaged modules, and the SystemTap
+# module compiled against the packaged headers (/root/stap_debs.ko)
+# counting a workload of 200 commands. Checks itself and prints KTAP,
+# plan first.
+set -u
+release=$1
+echo "1..4"
+check "the guest boots the packaged kernel ($(uname -r))" [ "$(uname -r)" = "$release" ]
+# installed PACKAGE: dpkg has PACKAGE installed
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+both_installed() { installed "linux-image-$release" && installed "linux-headers-$release"; }
+check "... with both packages installed" both_installed
+found=$(modprobe acme_xa && modinfo -n acme_xa)
+check "modprobe finds the driver next to the packaged modules ($found)" \
+	[ "$found" = "/lib/modules/$release/extra/acme_xa.ko" ]
+dmesg | grep -i -e acme -e markers | sed 's/^/# dmesg: /'
+staprun -c "acmectl run --count 200 --threads 2" /root/stap_debs.ko >/tmp/stap.out 2>&1
+sed 's/^/# stap: /' /tmp/stap.out
+check "the script counts every command: 200 submits, 200 completions" grep -qx 'submits=200 completes=200' /tmp/stap.out
