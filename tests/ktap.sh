@@ -48,3 +48,5 @@ lacks() {
 reads() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
 # fails CMD...: CMD fails (a check that something is refused)
 fails() { ! "$@"; }
+# set_to FILE VALUE: write VALUE to FILE (a knob); fails as the write does
+set_to() { echo "$2" >"$1"; }

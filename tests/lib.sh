@@ -89,7 +89,8 @@ guest_half() {
 }
 
 # guest_ktap FILE: pass on the results of a guest half that checks itself,
-# and its other lines as comments
+# and its other lines as comments (so a line "figure: ..." is one of the
+# test's figures)
 # and prints KTAP with its plan first ("1..N", then N results, "ok [N] -
 # ..." or "not ok [N] - ..."), as results of this test, and fail if there is no
 # plan before the first result or the results do not match it (a guest

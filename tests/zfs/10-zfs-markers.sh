@@ -7,6 +7,7 @@
 # with EEXIST from the SET_ERROR that refused it (a zfs create of one does
 # not: libzfs refuses it before asking the kernel); under markers.proprietary=deny the events
 # are silent (enabled, they wait for allow); a force-loaded zfs.ko gets none.
+# The guest checks itself and prints KTAP (tests/zfs/guest/zfs-markers.sh).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -40,84 +41,10 @@ for script in txg seterr; do
 	check "stap -r -p4 compiles $script.stp (kernel.mark on zfs.ko's markers)" test -s "$share/$script.ko"
 done
 
+cp "$scratch/names" "$share/names"
 guest_status=0
-"$vm" run --share "$share" --timeout 900 -- bash -c "$(guest_half zfs-markers)" zfs-markers >"$scratch/out" 2>&1 || guest_status=$?
-sed 's/^/# /' "$scratch/out"
-o=$scratch/out
-section() { sed -n "/^== $1\$/,/^== /p" "$o"; }
-in_section() { section "$1" | grep -qE -- "$2"; }
-
-check "zfs.ko taints the kernel P (proprietary licence)" in_section load '^zfs taint: P'
-awk '$1 == "marker" { print $2 }' "$o" | sort -u >"$scratch/connected"
-# same_list A B: two lists of names, the same and not empty (two empty
-# lists would say nothing)
-same_list() { [ -s "$1" ] && cmp -s "$1" "$2"; }
-check "the kernel lists every marker of spl.ko and zfs.ko ($(wc -l <"$scratch/names"))" \
-	same_list "$scratch/names" "$scratch/connected"
-none_blocked() { ! awk '$1 == "marker" && $4 == "blocked"' "$o" | grep -q .; }
-check "... none of them blocked" none_blocked
-sed -n 's/^listed tracepoint:markers://p' "$o" | sort -u >"$scratch/listed"
-check "bpftrace -l 'tracepoint:markers:zfs_*' lists an event for every one of them" \
-	same_list "$scratch/names" "$scratch/listed"
-check "a pool in a file: ONLINE" in_section pool '^tank	ONLINE$'
-
-# synced_exactly TRACER: the tracer saw one zfs_txg__synced for each txg
-# the kstat says was synced during its workload, and none twice; events
-# of txgs outside the window (a timer's sync before or after) are left out.
-synced_exactly() {
-	local txgs before after want got
-	txgs=$(section "$1" | sed -n 's/^txgs: //p')
-	read -r before after <<<"$txgs"
-	[ -n "${after:-}" ] && [ "$after" -gt "$before" ] || return 1
-	want=$(seq $((before + 1)) "$after")
-	got=$(section "$1" | sed -n 's/^synced //p' |
-		awk -v b="$before" -v a="$after" '$1 > b && $1 <= a' | sort -n)
-	figure "$1: txgs $((before + 1))..$after synced, $(grep -c . <<<"$got") events in that range"
-	[ "$got" = "$want" ]
-}
-check "stap: the session ran to its end" in_section stap '^stap events [1-9][0-9]*$'
-for tracer in stap ftrace perf bpftrace; do
-	check "$tracer: one zfs_txg__synced per txg the kstat synced, each once" synced_exactly "$tracer"
-done
-
-# set_error: SystemTap's line names the file, function and line; that line
-# of the built source is a SET_ERROR(EEXIST)
-check "zfs create of a dataset that exists is refused" in_section set_error '^zfs create says: .*already exists'
-check "zfs rename onto it is refused" in_section set_error '^zfs rename says: .*already exists'
-create_by_libzfs() {
-	in_section set_error '^create: stap attached: yes$' && ! in_section set_error '^create: set_error .* 17$'
-}
-check "... the create by libzfs: SystemTap, attached, saw no EEXIST from the kernel" create_by_libzfs
-file='' function='' line=0 error=''
-read -r _ _ file function line error < <(section set_error | grep -m1 '^rename: set_error ') || true
-figure "zfs_set__error: ${file:-?}:${line:-?} in ${function:-?}, error ${error:-?}"
-# zfs_set__error's file is a base name (as the debug log has it): the
-# source file of that name in the built tree
-source_file=$(find "$zfs_entry/zfs-2.3.9/module" -name "${file:-none}" | head -n 1)
-says_eexist() { [ -n "$source_file" ] && sed -n "${line}p" "$source_file" | grep -qF 'SET_ERROR(EEXIST)'; }
-# the last function definition ("name(" at the start of a line, as
-# OpenZFS writes them) at or before the line
-in_function() { [ -n "$source_file" ] && head -n "$line" "$source_file" | grep -E '^[a-z_0-9]+\(' | tail -n 1 | grep -q "^$function("; }
-check "SystemTap: zfs_set__error with error 17 (EEXIST) from the zfs rename" [ "${error:-}" = 17 ]
-check "... at a line of the source that says SET_ERROR(EEXIST) ($file:$line)" \
-	says_eexist
-check "... in the function the event names ($function)" \
-	in_function
-check "ftrace, filtered on error == 17: the same site" \
-	in_section set_error "^ftrace zfs_set__error: file $file function $function line $line error 17$"
-
-check "deny: a ZFS event enables, and waits" in_section deny '^enable under deny: ok$'
-check "deny: the event reads enabled" in_section deny '^enabled under deny: 1$'
-check "deny: the marker is listed as blocked by the policy" in_section deny '^listed under deny: blocked policy$'
-synced_under_deny() { section deny | sed -n 's/^txgs: //p' | awk '$2 > $1 { found = 1 } END { exit !found }'; }
-check "deny: txgs were synced meanwhile" synced_under_deny
-check "deny: SystemTap's probe waited on the blocked marker" in_section deny '^probe waiting under deny: yes'
-check "deny: SystemTap ran and saw none of them" in_section deny '^under deny: stap events 0$'
-
-check "force-loaded: zfs.ko taints F" in_section forced '^forced zfs taint: .*F'
-check "force-loaded: its markers are blocked as forced" in_section forced '^listed forced: blocked forced$'
-check "force-loaded: no ZFS trace events" in_section forced '^forced events: 0$'
-
-check "the guest run finished" grep -qx '== done' "$o"
-check "... with no kernel report (guest exit $guest_status)" [ "$guest_status" = 0 ]
+"$vm" run --share "$share" --rodir "/mnt/zfs-src=$zfs_entry/zfs-2.3.9/module" --timeout 900 -- \
+	bash -c "$(guest_half zfs-markers)" zfs-markers >"$scratch/out" 2>&1 || guest_status=$?
+guest_ktap "$scratch/out"
+check "the guest ran to the end, with no kernel report (exit $guest_status)" [ "$guest_status" = 0 ]
 finish
