@@ -2,14 +2,17 @@
 # The guest half of tests/vendor/20-guest.sh (run there as
 # bash -c "$(guest_half acme-tests)" acme-tests): runs as root in a fresh
 # QEMU guest, with the drop and the test helpers in $DIR (/mnt/host).
-# Prints one result per check (ok, not_ok: tests/ktap.sh, which guest_half
-# puts in front of this text) and ends with "# N passed, N failed".
+# Prints KTAP: its plan first (the results each part gives when it
+# passes, from the environment and what this kernel has), then one result
+# per check (ok, not_ok: tests/ktap.sh, which guest_half puts in front of
+# this text); ends with "# N passed, N failed".
 #
 # Environment (set by tests/vendor/20-guest.sh):
 #   EXPECT_TAINT   /proc/sys/kernel/tainted once acme_xa is loaded (4097: P+O)
 #   FORCED         1: also test acme_xa_forced.ko (insmod -f)
 #   QUICK          1: skip the slow parts (fault determinism runs)
 #   INSTALLED      1: the image has the drop installed; load it with modprobe
+#   BAD_INPUT_CASES  the cases of acme-bad-input (6.1's harness cannot list them)
 #
 # "A && ok ... || not_ok ..." is safe here (ok never fails); the insmod
 # cycles' inner script expands its own variables.
@@ -22,8 +25,36 @@ EXPECT_TAINT=${EXPECT_TAINT:-4097}
 FORCED=${FORCED:-1}
 QUICK=${QUICK:-0}
 INSTALLED=${INSTALLED:-0}
+BAD_INPUT_CASES=${BAD_INPUT_CASES:?the number of acme-bad-input cases}
 LOG=/sys/kernel/debug/acme_probe/log
 TMP=$(mktemp -d)
+
+# The plan: each part's results when it passes, in the order below. A part
+# that fails early may give fewer; the plan not met is then one more
+# failure, never a pass.
+plan=0
+# planned N [CMD...]: N results more, if CMD (a test) holds or is not given
+planned() {
+	local n=$1
+	shift
+	if [ $# = 0 ] || "$@"; then plan=$((plan + n)); fi
+}
+planned 3 [ "$INSTALLED" = 1 ]                  # modprobe, the drop's module, its acmectl
+planned 1 [ "$INSTALLED" != 1 ]                 # insmod
+planned 6                                       # taint, device, markers listed, connectable, info
+planned 6                                       # workloads and acmectl's exit codes
+planned 1 [ -r /proc/lockdep ]                  # lockdep knows the driver's locks
+planned $((2 * (BAD_INPUT_CASES + 1) + 1 + 2))  # bad input, 64- and 32-bit; stats; acmectl32
+planned $((1 + 4 + 4 + 14 + 4))                 # reset, unload busy, cycles, parameters, markers
+planned 5 [ "$QUICK" != 1 ]                     # deterministic faults
+planned $((2 + 3))                              # killed run, failed state
+planned 3 [ $((EXPECT_TAINT & 1)) = 1 ]         # the policy
+planned 1 [ $((EXPECT_TAINT & 1)) = 0 ]         # ... skipped: not proprietary
+planned 7 [ "$FORCED" = 1 ]                     # the force-loaded twin
+planned 1 [ -w /sys/kernel/debug/kmemleak ]     # kmemleak
+planned 1                                       # rmmod acme_probe
+planned 1 [ -r /proc/lockdep_stats ]            # lockdep still on
+echo "1..$plan"
 
 # check DESCRIPTION CMD...: ok when CMD succeeds; CMD's output is shown
 # only when it fails (the ktap.sh check lets it through)
@@ -454,4 +485,3 @@ fi
 rm -rf "$TMP"
 # shellcheck disable=SC2154 # counted by tests/ktap.sh, in front of this text
 echo "# $ktap_passed passed, $ktap_failed failed"
-[ "$ktap_failed" = 0 ]
