@@ -16,7 +16,9 @@
 # On the debug kernel (KM_FLAVOUR=debug): that kernel's bzImage, and the
 # driver built against its tree from the same source under the GPL
 # (ACME_GPL_BUILD, see vendor-module/driver/acme_xa.c): such a kernel's
-# mutex entry points are GPL-only exports. The drop is never changed; the
+# mutex entry points are GPL-only exports. That build is make
+# vendor-debug's (vendor-module/.build-gpl, which the debug image
+# installs), read here, not made again. The drop is never changed; the
 # taint expected is O only.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -47,13 +49,14 @@ build_mod() { # build_mod DIR [VAR=VALUE...]: make modules in DIR against the tr
 if [ -n "$flavour_suffix" ]; then
 	[ -r "$kbuild/arch/x86/boot/bzImage" ] || die "no bzImage in $kbuild"
 	export VM_KERNEL=$kbuild/arch/x86/boot/bzImage
-	mkdir -p "$work/driver/driver" "$work/driver/include"
-	cp -p "$top"/include/acme_xa_ioctl.h "$work/driver/include/"
-	cp -p "$top"/driver/Kbuild "$top"/driver/acme_xa.c "$work/driver/driver/"
-	build_mod "$work/driver/driver" ACME_GPL_BUILD=y || die "the GPL build of the driver failed"
+	# The GPL build the debug image installs (make vendor-debug), read here
+	gpl=$top/.build-gpl
+	[ -r "$gpl/acme_xa.ko" ] || die "no GPL build of the driver in $gpl; run 'make vendor-debug'"
+	grep -qa 'license=GPL' "$gpl/acme_xa.ko" || die "the debug build is not GPL"
+	grep -qa "vermagic=$(cat "$kbuild/include/config/kernel.release") " "$gpl/acme_xa.ko" ||
+		die "$gpl/acme_xa.ko is not built for $kbuild; run 'make vendor-debug'"
 	build_mod "$work/probe" || die "acme_probe.ko does not build"
-	grep -qa 'license=GPL' "$work/driver/driver/acme_xa.ko" || die "the debug build is not GPL"
-	cp "$work/driver/driver/acme_xa.ko" "$work/driver/driver/Module.markers" "$share/"
+	cp "$gpl/acme_xa.ko" "$gpl/driver/Module.markers" "$share/"
 	cp "$top/drop/acmectl" "$share/"
 	env_args=(EXPECT_TAINT=4096 FORCED=0)
 else
