@@ -3,7 +3,9 @@
 # kernel WARNING and a timeout fail the run and are shown, and are logged
 # to VM_REPORT_LOG (these deliberate ones to a log of their own, so that
 # finish's check of this test's runs stays for the others); the shares
-# work, read-only where asked, the checkout read-only.
+# work, read-only where asked, the checkout read-only, and a share the
+# guest cannot mount stops the run; the command's stdout and stderr stay
+# apart.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -14,6 +16,14 @@ check "exit status 3 comes back (got $status)" [ "$status" = 3 ]
 status=0
 "$vm" run -- true || status=$?
 check "exit status 0 comes back (got $status)" [ "$status" = 0 ]
+
+# The command's stdout and stderr, apart
+status=0
+"$vm" run -- sh -c 'echo to-stdout; echo to-stderr >&2; echo more-stdout' \
+	>"$scratch/stdout" 2>"$scratch/stderr" || status=$?
+check "a command writing to stdout and stderr runs (exit $status)" [ "$status" = 0 ]
+check "... its stdout comes to stdout, all of it and only it" [ "$(cat "$scratch/stdout")" = $'to-stdout\nmore-stdout' ]
+check "... its stderr to stderr" grep -qx to-stderr "$scratch/stderr"
 
 status=0
 expected=$scratch/expected-reports
@@ -70,4 +80,12 @@ status=0
 out=$("$vm" run --rwdir "/mnt/x=$scratch/missing" -- true 2>&1) || status=$?
 check "a host directory that does not exist is refused (exit $status)" \
 	grep -q 'is not a directory' <<<"$out"
+# A host directory the guest cannot mount (a share whose tag QEMU does not
+# have): the command does not run, and the run fails saying so
+status=0
+VM_APPEND="vm.mount=no_such_tag,ro,/mnt/nothing" VM_REPORT_LOG=$scratch/mount-reports \
+	"$vm" run -- echo the-command-ran >"$scratch/stdout" 2>"$scratch/stderr" || status=$?
+check "a share the guest cannot mount fails the run (exit $status)" [ "$status" = 125 ]
+check "... saying which" grep -q 'could not mount the host.s directories at /mnt/nothing' "$scratch/stderr"
+check "... and the command does not run" lacks the-command-ran "$scratch/stdout"
 finish
