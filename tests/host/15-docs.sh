@@ -99,6 +99,30 @@ done
 check "make help retypes no time (they live in docs/building.md#times)" \
 	lacks '~ *[0-9.]* *min' <(make -s help)
 
+# The cost of an enabled marker against a tracepoint, as the cover letter
+# and docs/kernel-series.md quote it: the paired ratios of
+# bench/results/latest.txt, in instructions (its first table of ratios;
+# the TCG time ratios come after)
+# ratio A B DIGITS: the ratio A/B, rounded to DIGITS
+ratio() {
+	awk -v r="$1/$2" -v d="$3" '$1 == r && !done { printf "%.*f", d, $2; done = 1 }' bench/results/latest.txt
+}
+# as_text FILE: FILE on one line, blanks squeezed (the quotes wrap)
+as_text() { tr -s ' \n' '  ' <"$1"; }
+costs=("$(ratio stap-mark stap-trace 2) times( a tracepoint)? under SystemTap"
+	"$(ratio ftrace-marker ftrace-tracepoint 2) under ftrace"
+	"$(ratio perf-marker perf-tracepoint 2) under perf"
+	"$(ratio bpftrace-marker bpftrace-tracepoint 2) under bpftrace"
+	"$(ratio marker-probe tracepoint-probe 1) times with an empty in-kernel probe")
+for doc in kernel/patches/0000-cover-letter.patch docs/kernel-series.md; do
+	missing=''
+	for cost in "${costs[@]}"; do
+		as_text "$doc" | grep -qE -- "${cost//./\\.}" || missing+=" '$cost'"
+	done
+	check "$doc quotes the costs of bench/results/latest.txt" [ -z "$missing" ]
+	[ -z "$missing" ] || echo "#   not found:$missing"
+done
+
 lines=$(wc -l <README.md)
 check "README.md is a way in: $lines lines (at most 200)" [ "$lines" -le 200 ]
 for reader in 'an \*\*operator\*\*' '\*\*vendor support\*\*' 'a \*\*kernel developer\*\*'; do
