@@ -22,7 +22,11 @@ run_script() {
 	local status=0
 	"$run" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" || status=$?
 	check "$name: ran (exit $status)" [ "$status" = 0 ]
-	[ "$status" = 0 ] || tail -n 30 "$scratch/$name.err" | sed 's/^/# /'
+	if [ "$status" != 0 ]; then
+		tail -n 30 "$scratch/$name.err" | sed 's/^/# /'
+		# SystemTap's own complaints come with the script's output
+		grep -E 'ERROR|WARNING|error|skipped' "$scratch/$name.out" | tail -n 10 | sed 's/^/# stap: /'
+	fi
 	sed 's/^/# /' "$scratch/$name.out" | head -n 60
 }
 # kv FILE KEY: the value of "KEY VALUE" / "KEY=VALUE" lines
