@@ -191,7 +191,7 @@ tool_checks() {
 
 # --- the shell tools -----------------------------------------------------------
 
-for tool in tools/oneliners/oneliners tests/run kernel/tree kernel/export bench/run zfs/build \
+for tool in tools/oneliners/oneliners tests/run kernel/tree kernel/export bench/run zfs/build stap-scripts/report-timeline \
 	vendor-module/collect/acme-collect; do
 	base=$scratch/parsed/$tool
 	mkdir -p "$(dirname "$base")"
