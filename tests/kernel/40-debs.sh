@@ -3,9 +3,10 @@
 # linux-headers installed into a copy of the root, the headers carrying
 # Module.markers; the vendor drop's markers merged into the installed
 # headers as a customer does; a kernel.mark() script cross-compiled there
-# against /lib/modules/<release>/build (nothing from the build tree) runs
-# in a guest booted from the packaged kernel with its packaged modules,
-# and counts what the workload did. The guest checks itself and prints
+# against /lib/modules/<release>/build (nothing from the build tree), and
+# one on the acme.* aliases of the project's tapsets installed as
+# docs/own-machine.md says, run in a guest booted from the packaged kernel
+# with its packaged modules, and count what the workload did. The guest checks itself and prints
 # KTAP (tests/kernel/guest/debs.sh).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -66,6 +67,15 @@ in_copy depmod "$release"
 check "markers-elf merges the drop's markers into the installed headers" \
 	tools/markers-elf/markers-elf --merge "$root/usr/src/linux-headers-$release" "$drop/acme_xa.ko"
 check "... 12 of them" [ "$(grep -c '	acme_xa	' "$root/usr/src/linux-headers-$release/Module.markers")" = 12 ]
+
+# The project's tapsets, installed as docs/own-machine.md says: scripts
+# then use the acme.* aliases with no -I
+install -m 0644 -t "$root/usr/share/systemtap/tapset" stap-scripts/tapset/acme.stp \
+	stap-scripts/tapset/markers.stp stap-scripts/tapset/markers.stpm stap-scripts/tapset/zfs.stp
+check "stap compiles a script on the acme.* aliases with the tapsets installed (no -I)" \
+	in_copy sh -c "cd /root && stap -p4 -r /lib/modules/$release/build -m stap_debs_alias \
+		-e 'global n; probe acme.cmd.submit { n++ } probe end { printf(\"alias submits=%d\\n\", n) }' >stap-alias.log 2>&1"
+grep -v 'symbol table missing' "$root/root/stap-alias.log" | tail -n 5 | sed 's/^/# stap: /'
 
 # In /root: the guest mounts a tmpfs on /tmp
 cat >"$root/root/count.stp" <<'STP'
