@@ -208,4 +208,26 @@ refuses "a modinfo edit of a string it lacks" "is not in the .modinfo" modinfo "
 refuses "a site the module does not have" "no site $sites" --site "$sites" not-ident "$in" "$out/bad.ko"
 refuses "an unknown command" "unknown command" shuffle "$in" "$out/bad.ko"
 refuses "many-sites with a silly count" "N must be a number" many-sites "$in" "$out/bad.ko" 0
+# What the README says the kernel makes of each corruption, against what
+# tests/markers/50 loads and checks in the guest (its "variant" lines:
+# NAME MODULE KIND MESSAGE ... COMMAND [N])
+readme=$project_dir/tools/ko-edit/README.md
+corrupt=$project_dir/tests/markers/50-corrupt-modules.sh
+# verdict KIND: the words of the README's row for a variant of that kind
+verdict() {
+	case $1 in
+	refused) echo 'the module is refused' ;;
+	section) echo 'the module loads, its markers not connected' ;;
+	site | many) echo 'left out' ;;
+	*) echo "(no verdict for the kind $1)" ;;
+	esac
+}
+variants_checked=0
+while read -r kind command; do
+	row=$(grep -E "^\| \`$command( N)?\` \|" "$readme" || true)
+	check "README: $command, the kernel's verdict is the guest test's ($kind)" \
+		grep -qF "$(verdict "$kind")" <<<"$row"
+	variants_checked=$((variants_checked + 1))
+done < <(awk '$1 == "variant" { c = $NF; if (c ~ /^\$/) c = $(NF - 1); if (!seen[$4 " " c]++) print $4, c }' "$corrupt")
+check "README: markers/50 has variants to compare ($variants_checked)" [ "$variants_checked" -ge 10 ]
 finish
