@@ -96,6 +96,29 @@ for doc in README.md docs/building.md; do
 	check "$doc says the demo has ${numbers[demo_steps]} steps, as guest-image/demo has" \
 		grep -q "${numbers[demo_steps]} steps" "$doc"
 done
+# The demo's headings the README quotes, as guest-image/demo prints them
+demo_headings=$(sed -n 's/^heading "\([0-9][0-9]*\. .*\)"$/\1/p' guest-image/demo)
+quoted=$(sed -n 's/^======== \(.*\) ========$/\1/p' README.md)
+unknown=$(grep -vxF "$demo_headings" <<<"$quoted" || true)
+# all_known: the README quotes headings, and each is the demo's
+all_known() { [ -n "$quoted" ] && [ -z "$unknown" ]; }
+check "README.md quotes $(grep -c . <<<"$quoted") of the demo's headings, numbered as guest-image/demo numbers them" all_known
+[ -z "$unknown" ] || printf '#   not in guest-image/demo: %s\n' "$unknown"
+# The drop's files, as vendor-module/README.md lists them
+drop=vendor-module/drop
+if [ -d "$drop" ]; then
+	# shellcheck disable=SC2016 # the backticks are Markdown's
+	listed=$(sed -n '/^## The drop/,/^## /s/^| `\([^`]*\)` |.*/\1/p' vendor-module/README.md | sed 's|/$||' | sort)
+	shipped=$(find "$drop" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort)
+	check "vendor-module/README.md lists the $(grep -c . <<<"$shipped") entries of the drop, no more" \
+		[ "$listed" = "$shipped" ]
+	[ "$listed" = "$shipped" ] || diff <(echo "$listed") <(echo "$shipped") | sed -n 's/^[<>]/#   &/p'
+	markers=$(tools/markers-elf/markers-elf "$drop/acme_xa.ko" 2>/dev/null | grep -c . || true)
+	check "vendor-module/README.md says markers-elf prints the drop's $markers markers" \
+		grep -q "prints the same $markers markers" vendor-module/README.md
+else
+	not_ok "vendor-module/README.md's list of the drop: no $drop (make vendor)"
+fi
 check "make help retypes no time (they live in docs/building.md#times)" \
 	lacks '~ *[0-9.]* *min' <(make -s help)
 
